@@ -1,0 +1,34 @@
+/* Device access: opening a V4L2 node and issuing ioctls, raw or through
+ * libv4l2 (which converts formats for the capture code). */
+#ifndef V4L2C_DEVICE_H
+#define V4L2C_DEVICE_H
+#include <linux/videodev2.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct dev {
+	int fd;
+	bool libv4l2;			/* ioctls go through libv4l2 */
+	char path[256];
+	struct v4l2_capability cap;
+	unsigned int caps;		/* cap.device_caps, or cap.capabilities on old drivers */
+};
+
+/* Open `path` and make sure it is a V4L2 node (VIDIOC_QUERYCAP answers).
+ * Returns 0, or -1 with a one-line reason in err ("/dev/null: not a V4L2 device"). */
+int dev_open(struct dev *d, const char *path, bool libv4l2, char *err, size_t errlen);
+/* Another, independent file handle on the same node. */
+int dev_reopen(const struct dev *proto, struct dev *d);
+void dev_close(struct dev *d);
+
+/* ioctl that returns 0 or the errno (never -1), retrying on EINTR. */
+int dev_ioctl(const struct dev *d, unsigned long req, void *arg);
+int xioctl(int fd, unsigned long req, void *arg);
+
+/* Memory-to-memory nodes keep control values per file handle (spec PE-2). */
+bool dev_is_m2m(const struct dev *d);
+bool dev_can_capture(const struct dev *d);
+
+/* errno name for messages: "EINVAL", "EACCES", "0" for success. */
+const char *errno_name(int err);
+#endif

@@ -1,0 +1,101 @@
+/* Test-process side of the verdicts. Each check instance appends lines to
+ * its own record file; the runner reads it after the test process is gone,
+ * so whatever was recorded before a crash or a timeout survives. */
+#include "verdict.h"
+#include "runner.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void record(char tag, const char *text)
+{
+	const char *path = runner_record_path();
+	if (!path)
+		return;
+	FILE *f = fopen(path, "a");
+	if (!f)
+		return;
+	fputc(tag, f);
+	fputc(' ', f);
+	/* One record per line: newlines inside messages are folded. */
+	for (const char *p = text; *p; p++)
+		fputc(*p == '\n' ? ' ' : *p, f);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static void vrecord(char tag, const char *fmt, va_list ap)
+{
+	char buf[2048];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	record(tag, buf);
+}
+
+void v_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vrecord('W', fmt, ap);
+	va_end(ap);
+}
+
+void v_skip(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vrecord('S', fmt, ap);
+	va_end(ap);
+	/* The test process ends here; Check sees a clean exit and the runner
+	 * turns the 'S' record into a skip verdict. */
+	exit(0);
+}
+
+void v_info(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vrecord('I', fmt, ap);
+	va_end(ap);
+}
+
+void v_measure(const char *name, double value, const char *unit)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s\t%.9g\t%s", name, value, unit ? unit : "");
+	record('M', buf);
+}
+
+void v_point(const char *series, double x, double y)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s\t%.9g\t%.9g", series, x, y);
+	record('P', buf);
+}
+
+const char *v_artifact_dir(void)
+{
+	static char dir[1024];
+	const char *d = runner_artifact_dir();
+	if (!d)
+		return "/tmp";
+	snprintf(dir, sizeof(dir), "%s", d);
+	mkdir(dir, 0755);
+	return dir;
+}
+
+void v_artifact(const char *relpath)
+{
+	record('A', relpath);
+}
+
+const char *v_fmt(const char *fmt, ...)
+{
+	static char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return buf;
+}

@@ -1,0 +1,12 @@
+/* The suites compiled into v4l2-conform, in the order they run. */
+#include "registry.h"
+
+extern const struct suite_def suite_enum, suite_menu, suite_getset, suite_persist;
+
+const struct suite_def *const all_suites[] = {
+	&suite_enum,
+	&suite_menu,
+	&suite_getset,
+	&suite_persist,
+};
+const size_t n_all_suites = sizeof(all_suites) / sizeof(all_suites[0]);
