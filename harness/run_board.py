@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""make run: boot the virtual board, run every suite on vivid, bring the
+results back, write JUnit, compare with the board's expectations.
+
+usage: run_board.py [--board vivid] [--out reports/out] [--only GLOB] [--timeout S]
+exit: 0 no unexpected failure, 1 unexpected failures or kernel complaints,
+      2 bad input, 124 the board hung, 125 the board could not run the suite
+"""
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
+import vboard  # noqa: E402
+from results import BadInput, Expectations, compare, load_results  # noqa: E402
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="run every suite on the virtual board")
+    ap.add_argument("--board", default="vivid")
+    ap.add_argument("--out", default=str(vboard.TOP / "reports" / "out"))
+    ap.add_argument("--only", help="run only checks matching this glob")
+    ap.add_argument("--timeout", type=int, default=900, help="hard limit for the whole boot (s)")
+    a = ap.parse_args(argv)
+    expect_path = vboard.TOP / "fixtures" / "boards" / f"{a.board}.expect"
+    try:
+        exp = Expectations(expect_path)
+    except BadInput as e:
+        print(f"run_board: {e}", file=sys.stderr)
+        return 2
+    args = exp.settings.get("run-args", "")
+    if a.only:
+        args += f" --only '{a.only}'"
+    script = vboard.conform_script(device=exp.settings.get("device", "/dev/video0"),
+                                   setup=exp.settings.get("setup", "true"), args=args)
+    share = vboard.BUILD / "vboard" / f"run-{a.board}"
+    print(f"== virtual board '{a.board}': booting (kernel {(vboard.BUILD / 'vboard' / 'kernel.release').read_text().strip()})")
+    t0 = time.monotonic()
+    run = vboard.run_job(script, share, timeout=a.timeout)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in ("console.log", "dmesg.txt", "ctrls-before.txt", "ctrls-after.txt"):
+        if (share / name).exists():
+            shutil.copy(share / name, out / name)
+    if run.hung:
+        print(f"run_board: the board hung and was killed after {a.timeout} s; console in {out}/console.log",
+              file=sys.stderr)
+        return 124
+    results = share / "out" / "results.json"
+    if not results.exists():
+        print(f"run_board: the board produced no results (exit {run.status}); console in {out}/console.log",
+              file=sys.stderr)
+        return 125
+    if (out / "artifacts").exists():
+        shutil.rmtree(out / "artifacts")
+    for f in (share / "out").iterdir():
+        (shutil.copytree if f.is_dir() else shutil.copy)(f, out / f.name)
+    subprocess.run([sys.executable, str(vboard.TOP / "reports" / "junit.py"), str(out / "results.json"),
+                    str(out / "junit.xml")], check=True)
+    data = load_results(out / "results.json")
+    c = compare(data, exp)
+    s = data["summary"]
+    suite_s = vboard.guest_suite_seconds(share)
+    print(f"== {a.board}: {s['total']} checks: {s['pass']} pass, {s['fail']} fail ({len(c['expected'])} expected), "
+          f"{s['warn']} warn, {s['skip']} skip")
+    print(f"== time: board {time.monotonic() - t0:.1f} s (boot + suites), suites in the guest "
+          f"{suite_s:.1f} s" if suite_s is not None else "")
+    for r in c["regressions"]:
+        print(f"REGRESSION {r['name']} [{r.get('rule')}]: {r.get('message')}")
+    for r in c["fixed"]:
+        print(f"NOTE expected failure no longer fails: {r['name']} ({r['rule']}): update {expect_path.name}")
+    complaints = run.kernel_complaints()
+    for l in complaints:
+        print(f"KERNEL {l}")
+    print(f"== results: {out}/results.json, {out}/junit.xml")
+    return 1 if c["regressions"] or complaints else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""Report writers and the comparison with a board's expectations, on small
+results made here (pure logic: runs on the host)."""
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import compare as compare_cli
+import junit
+from results import BadInput, Expectations, compare
+
+
+def rec(name, verdict, rule="SC-6", msg=""):
+    return {"name": name, "suite": name.split("/")[0], "rule": rule, "verdict": verdict, "message": msg,
+            "ctrl_id": 0, "ctrl_name": None, "summary": "", "duration_s": 0.01, "measurements": []}
+
+
+def results(*recs):
+    counts = {v: sum(r["verdict"] == v for r in recs) for v in ("pass", "fail", "warn", "skip")}
+    return {"run": {"device": "/dev/video0", "driver": "x"}, "summary": dict(total=len(recs), **counts),
+            "results": list(recs)}
+
+
+@pytest.fixture
+def expect(tmp_path):
+    p = tmp_path / "b.expect"
+    p.write_text("setup: modprobe vivid n_devs=1 # keep\nrun-args: -x disconnect\n"
+                 "fail getset/out-of-range/gain SC-6 clamps wrong\nwarn getset/off-step/* SC-7 ERANGE\n")
+    return Expectations(p)
+
+
+def test_expectations_parse(expect):
+    assert expect.settings["setup"] == "modprobe vivid n_devs=1 # keep"
+    assert expect.settings["run-args"] == "-x disconnect"
+    assert expect.expected("getset/out-of-range/gain", "fail")[0] == "SC-6"
+    assert expect.expected("getset/out-of-range/brightness", "fail") is None
+
+
+def test_malformed_expectations_named(tmp_path):
+    p = tmp_path / "bad.expect"
+    p.write_text("fail\n")
+    with pytest.raises(BadInput, match=r"bad.expect:1"):
+        Expectations(p)
+
+
+def test_compare_classifies(expect):
+    data = results(rec("getset/out-of-range/gain", "fail"), rec("getset/out-of-range/brightness", "fail"),
+                   rec("getset/off-step/gain", "warn"), rec("menu/items/menu", "warn"))
+    c = compare(data, expect)
+    assert [r["name"] for r in c["regressions"]] == ["getset/out-of-range/brightness"]
+    assert [r["name"] for r in c["expected"]] == ["getset/out-of-range/gain"]
+    assert [r["name"] for r in c["new_warnings"]] == ["menu/items/menu"]
+
+
+def test_compare_fixed_and_baseline(expect):
+    data = results(rec("getset/out-of-range/gain", "pass"), rec("enum/query/x", "fail"))
+    base = results(rec("enum/query/x", "pass"), rec("enum/query/gone", "pass"))
+    c = compare(data, expect, base)
+    assert [r["name"] for r in c["fixed"]] == ["getset/out-of-range/gain"]
+    assert [r["name"] for r in c["regressions"]] == ["enum/query/x"]
+    assert [r["name"] for r in c["missing"]] == ["enum/query/gone"]
+
+
+def test_compare_cli_exit(tmp_path, expect, capsys):
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(results(rec("getset/out-of-range/gain", "fail"))))
+    assert compare_cli.main([str(p), "--expect", str(expect.path)]) == 0
+    p.write_text(json.dumps(results(rec("enum/query/x", "fail"))))
+    assert compare_cli.main([str(p), "--expect", str(expect.path)]) == 1
+    assert "REGRESSIONS" in capsys.readouterr().out
+    (tmp_path / "junk.json").write_text("{")
+    assert compare_cli.main([str(tmp_path / "junk.json")]) == 2
+
+
+def test_junit(tmp_path):
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(results(rec("getset/a/b", "fail", msg="expected 1, got 2"), rec("getset/a/c", "skip", msg="n/a"),
+                                    rec("enum/q/x", "warn", msg="legacy"), rec("enum/q/y", "pass"))))
+    out = tmp_path / "j.xml"
+    assert junit.main([str(p), str(out)]) == 0
+    root = ET.parse(out).getroot()
+    suites = {s.get("name"): s for s in root}
+    assert suites["getset"].get("failures") == "1" and suites["getset"].get("skipped") == "1"
+    cases = {c.get("name"): c for s in root for c in s}
+    assert cases["getset/a/b"].find("failure").get("message") == "[SC-6] expected 1, got 2"
+    assert cases["getset/a/c"].find("skipped") is not None
+    assert "legacy" in cases["enum/q/x"].find("system-out").text
+    assert len(cases["enum/q/y"]) == 0

@@ -1,0 +1,136 @@
+"""End to end on the virtual board: the whole suite on vivid (a real kernel
+driver in QEMU), in one boot."""
+import json
+import re
+
+import pytest
+
+import vboard
+from conftest import parse_v4l2ctl
+from results import Expectations, compare, load_results
+
+EXPECT = vboard.TOP / "fixtures" / "boards" / "vivid.expect"
+ONLY = "getset/roundtrip/brightness"
+
+
+@pytest.fixture(scope="module")
+def board(built):
+    exp = Expectations(EXPECT)
+    args = exp.settings["run-args"]
+    script = vboard.conform_script(setup=exp.settings["setup"], args=args)
+    # Same boot: the instance list (first: applicability follows the flags,
+    # and vivid's 'Standard' starts active but is inactive once 'Standard
+    # Signal Mode' has been written, even back to its old value), then the
+    # single-check rerun a bisect uses.
+    script = script.replace("t0=$(", f"v4l2-conform -d /dev/video0 --list {args} > /share/list.txt; "
+                            "echo $? > /share/list.exit\nt0=$(", 1)
+    script = script.replace("exit $st\n", "")
+    script += (f"v4l2-conform -d /dev/video0 --out /share/only --only '{ONLY}' {args}; echo $? > /share/only.exit\n"
+               "v4l2-conform -d /dev/video0 --only 'no/such/check' --bisect > /dev/null 2>&1; "
+               "echo $? > /share/nomatch.exit\n"
+               "exit $st\n")
+    run = vboard.run_job(script, vboard.BUILD / "vboard" / "pytest-vivid", timeout=900)
+    assert not run.hung, "the virtual board hung"
+    return run
+
+
+@pytest.fixture(scope="module")
+def results(board):
+    return load_results(board.share / "out" / "results.json")
+
+
+@pytest.fixture(scope="module")
+def ctrls(board):
+    return parse_v4l2ctl((board.share / "ctrls-before.txt").read_text())
+
+
+def names(results):
+    return {r["name"]: r for r in results["results"]}
+
+
+def test_run_completes(board, results):
+    assert (board.share / "conform.exit").read_text().strip() in ("0", "1")
+    assert results["run"]["driver"] == "vivid"
+    assert results["summary"]["total"] == len(results["results"]) > 500
+    assert not board.kernel_complaints(), board.kernel_complaints()
+
+
+def test_no_unexpected_failures(results):
+    c = compare(results, Expectations(EXPECT))
+    assert not c["regressions"], "\n".join(f"{r['name']} [{r['rule']}]: {r['message']}" for r in c["regressions"])
+
+
+def test_records_are_complete_and_cite_the_spec(results, spec_rules):
+    assert len(spec_rules) > 100
+    for r in results["results"]:
+        assert r["verdict"] in ("pass", "fail", "warn", "skip"), r
+        assert r["name"].count("/") >= 1, r
+        if r["suite"] != "excluded":
+            assert r["rule"] in spec_rules, f"{r['name']} cites unknown rule {r['rule']}"
+        if r["verdict"] in ("fail", "skip", "warn"):
+            assert r["message"], f"{r['name']}: a {r['verdict']} verdict needs a message"
+        assert r["duration_s"] is not None
+    assert len({r["name"] for r in results["results"]}) == len(results["results"]), "duplicate check names"
+
+
+def test_every_family_covers_every_applicable_control(results, ctrls):
+    """v4l2-ctl (not the suite) says which controls exist; every one must
+    have verdicts from each family that applies to it."""
+    by_ctrl = {}
+    for r in results["results"]:
+        by_ctrl.setdefault(r["ctrl_id"], set()).add(r["name"].rsplit("/", 1)[0])
+    excluded = {r["ctrl_id"] for r in results["results"] if r["suite"] == "excluded"}
+    assert ctrls, "v4l2-ctl listed no controls"
+    for cid, c in ctrls.items():
+        if cid in excluded:
+            continue
+        fams = by_ctrl.get(cid, set())
+        assert {"enum/query", "enum/range", "enum/flags", "enum/found-by-every-method"} <= fams, (c["line"], fams)
+        t, fl = c["type"], c["flags"]
+        if t in ("menu", "intmenu"):
+            assert {"menu/items", "menu/out-of-range"} <= fams, c["line"]
+        elif t not in ("ctrl_class",):
+            assert "menu/non-menu" in fams, c["line"]
+        settable = "read-only" not in fl and "write-only" not in fl and "volatile" not in fl
+        if t in ("int", "bool", "menu", "intmenu", "bitmask") and settable:
+            assert {"getset/roundtrip", "persist/reopen", "persist/two-handles",
+                    "persist/other-process"} <= fams, (c["line"], fams)
+        if t == "bool" and settable:
+            assert "getset/boolean-values" in fams, c["line"]
+        if t == "int" and settable:
+            assert "getset/out-of-range" in fams, c["line"]
+        if t == "button":
+            assert {"getset/button-get", "getset/button-set"} <= fams, c["line"]
+        if t in ("int64", "str") or "has-payload" in fl:
+            assert "getset/old-ioctl-refused" in fams, c["line"]
+        if "read-only" in fl and t in ("int", "bool", "menu"):
+            assert "getset/read-only-set" in fams, c["line"]
+
+
+def test_device_left_as_found(board, results):
+    assert names(results)["run/restore"]["verdict"] == "pass"
+    before = parse_v4l2ctl((board.share / "ctrls-before.txt").read_text())
+    after = parse_v4l2ctl((board.share / "ctrls-after.txt").read_text())
+    assert before.keys() == after.keys()
+    for cid, c in before.items():
+        if "volatile" in c["flags"] or "read-only" in c["flags"]:
+            continue  # the hardware's value, not ours
+        assert after[cid]["value"] == c["value"], f"{c['name']}: {c['value']} -> {after[cid]['value']}"
+
+
+def test_single_check_rerun(board):
+    assert (board.share / "only.exit").read_text().strip() == "0"
+    only = load_results(board.share / "only" / "results.json")
+    ran = [r["name"] for r in only["results"] if r["suite"] != "run"]
+    assert ran == [ONLY]
+
+
+def test_list_names_every_instance(board, results):
+    assert (board.share / "list.exit").read_text().strip() == "0"
+    listed = {l.split()[0] for l in (board.share / "list.txt").read_text().splitlines() if l.strip()}
+    ran = {r["name"] for r in results["results"] if r["suite"] != "run"}
+    assert ran == listed
+
+
+def test_no_match_is_untestable_for_bisect(board):
+    assert (board.share / "nomatch.exit").read_text().strip() == "125"

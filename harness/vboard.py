@@ -1,0 +1,107 @@
+"""Host side of the virtual board: write a job, boot it, collect what it left.
+
+The guest runs SHARE/job.sh with SHARE mounted at /share (fixtures/vboard/init);
+everything the job writes there is on the host when the VM has powered off.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parent.parent
+VBOARD = TOP / "fixtures" / "vboard" / "vboard"
+BUILD = TOP / "build"
+
+# Exit statuses of fixtures/vboard/run-vm.sh besides the job's own.
+HUNG = 124
+CRASHED = 125
+
+KERNEL_COMPLAINTS = ("WARNING:", "BUG:", "Oops", "general protection fault", "Call Trace:",
+                     "kernel BUG", "UBSAN:", "KASAN:", "list_del corruption", "refcount_t:")
+
+
+class BoardRun:
+    """What one boot left behind."""
+
+    def __init__(self, share: Path, status: int, wall_s: float):
+        self.share = share
+        self.status = status
+        self.wall_s = wall_s
+
+    @property
+    def hung(self):
+        return self.status == HUNG
+
+    @property
+    def console(self):
+        p = self.share / "console.log"
+        return p.read_text(errors="replace") if p.exists() else ""
+
+    @property
+    def dmesg(self):
+        p = self.share / "dmesg.txt"
+        return p.read_text(errors="replace") if p.exists() else ""
+
+    def kernel_complaints(self):
+        """Lines in which the guest kernel warned or crashed (IGT-style: a
+        driver that WARNs during a run is reported even if every check passed)."""
+        return [l for l in self.dmesg.splitlines() if any(k in l for k in KERNEL_COMPLAINTS)]
+
+
+def ensure_built(extra=()):
+    """Build the suite and the initramfs (cached kernel download)."""
+    subprocess.run(["make", "-C", str(TOP), "-s", "all"], check=True)
+    subprocess.run([str(VBOARD), "build", *extra], check=True)
+
+
+def run_job(script: str, share: Path, timeout: int = 600, files=(), quiet=True, echo=True) -> BoardRun:
+    """Boot once, run `script` as /share/job.sh. `files` are copied into the
+    share first (e.g. a fixture module). The console is echoed live."""
+    if share.exists():
+        shutil.rmtree(share)
+    share.mkdir(parents=True)
+    (share / "job.sh").write_text(script)
+    for f in files:
+        shutil.copy(f, share / Path(f).name)
+    env = dict(os.environ, VBOARD_QUIET="1" if quiet else "0")
+    t0 = time.monotonic()
+    proc = subprocess.Popen([str(VBOARD), "run", str(share), str(timeout)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    for line in proc.stdout:
+        # SeaBIOS paints the screen with escape sequences; keep the log readable.
+        if echo and not line.startswith(("\x1b", "c\x1b", "SeaBIOS", "Booting from", "Probing EDD")):
+            sys.stdout.write(line)
+            sys.stdout.flush()
+    status = proc.wait()
+    return BoardRun(share, status, time.monotonic() - t0)
+
+
+def conform_script(device="/dev/video0", setup="modprobe vivid n_devs=1", args="", out="out",
+                   snapshot_ctrls=True):
+    """A job that loads the driver, runs v4l2-conform and records its exit
+    status. v4l2-ctl's view of the controls before and after is kept so
+    that the harness checks 'left as found' independently of the suite."""
+    lines = ["set -u", f"{setup} || {{ echo 'job: driver set-up failed'; exit 3; }}",
+             "i=0; while [ ! -e %s ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done" % device]
+    if snapshot_ctrls:
+        lines.append(f"v4l2-ctl -d {device} --list-ctrls > /share/ctrls-before.txt 2>&1")
+    lines.append("t0=$(cut -d' ' -f1 /proc/uptime)")
+    lines.append(f"v4l2-conform -d {device} --out /share/{out} {args}")
+    lines.append("st=$?")
+    lines.append("t1=$(cut -d' ' -f1 /proc/uptime)")
+    lines.append("echo \"$st\" > /share/conform.exit")
+    lines.append("echo \"$t0 $t1\" > /share/conform.time")
+    if snapshot_ctrls:
+        lines.append(f"v4l2-ctl -d {device} --list-ctrls > /share/ctrls-after.txt 2>&1")
+    lines.append("exit $st")
+    return "\n".join(lines) + "\n"
+
+
+def guest_suite_seconds(share: Path):
+    p = share / "conform.time"
+    if not p.exists():
+        return None
+    t0, t1 = (float(x) for x in p.read_text().split())
+    return t1 - t0

@@ -1,0 +1,93 @@
+"""Reading results.json (written by the suite on the device) and board
+expectation files. Shared by the report writers and the harness."""
+import fnmatch
+import json
+from pathlib import Path
+
+VERDICTS = ("pass", "fail", "warn", "skip")
+
+
+class BadInput(Exception):
+    """A malformed results or expectations file: one line naming the problem."""
+
+
+def load_results(path):
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise BadInput(f"{path}: no such file")
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{path}: not valid JSON ({e.msg} at line {e.lineno})")
+    if not isinstance(data, dict) or "results" not in data or "run" not in data:
+        raise BadInput(f"{path}: not a v4l2-conform results file (no 'run'/'results')")
+    return data
+
+
+class Expectations:
+    """fixtures/boards/<board>.expect: how to run on the board and which
+    verdicts are known deviations of its driver.
+
+        setup: modprobe vivid n_devs=1      # shell, run on the board first
+        device: /dev/video0
+        run-args: --exclude-control disconnect
+        fail <check-glob> <rule> <why...>    # a known failure (a real driver deviation)
+        warn <check-glob> <rule> <why...>    # a known warning
+    """
+
+    def __init__(self, path=None):
+        self.path = path
+        self.settings = {}
+        self.known = []  # (verdict, glob, rule, why)
+        if path:
+            self._parse(Path(path))
+
+    def _parse(self, path):
+        try:
+            text = path.read_text()
+        except FileNotFoundError:
+            raise BadInput(f"{path}: no such expectations file")
+        for n, raw in enumerate(text.splitlines(), 1):
+            line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("setup:") else raw.strip()
+            if not line:
+                continue
+            key, sep, value = line.partition(":")
+            if sep and key in ("setup", "device", "run-args", "board", "kernel"):
+                self.settings[key] = value.strip()
+                continue
+            words = line.split(None, 3)
+            if words[0] in ("fail", "warn") and len(words) >= 3:
+                self.known.append((words[0], words[1], words[2], words[3] if len(words) > 3 else ""))
+                continue
+            raise BadInput(f"{path}:{n}: expected 'key: value' or 'fail|warn GLOB RULE WHY', got: {raw.strip()}")
+
+    def expected(self, name, verdict):
+        for v, glob, rule, why in self.known:
+            if v == verdict and fnmatch.fnmatchcase(name, glob):
+                return (rule, why)
+        return None
+
+
+def compare(data, expect, baseline=None):
+    """Classify every failure and warning against the expectations and,
+    optionally, a previous run of the same board."""
+    out = {"regressions": [], "expected": [], "fixed": [], "new_warnings": [], "missing": []}
+    now = {r["name"]: r for r in data["results"]}
+    for r in data["results"]:
+        if r["verdict"] == "fail":
+            known = expect.expected(r["name"], "fail")
+            (out["expected"] if known else out["regressions"]).append(r)
+        elif r["verdict"] == "warn" and not expect.expected(r["name"], "warn"):
+            out["new_warnings"].append(r)
+    for v, glob, rule, why in expect.known:
+        if v == "fail" and not any(fnmatch.fnmatchcase(n, glob) and r["verdict"] == "fail" for n, r in now.items()):
+            if any(fnmatch.fnmatchcase(n, glob) for n in now):
+                out["fixed"].append({"name": glob, "rule": rule, "message": why})
+    if baseline:
+        for r in baseline["results"]:
+            cur = now.get(r["name"])
+            if cur is None:
+                out["missing"].append(r)
+            elif r["verdict"] in ("pass", "warn", "skip") and cur["verdict"] == "fail" and cur not in out["regressions"]:
+                out["regressions"].append(cur)
+    return out
