@@ -5,6 +5,7 @@
 #include "runner.h"
 #include "ctrl_snapshot.h"
 #include "ctrl_type.h"
+#include "kmsg.h"
 #include "results.h"
 #include <check.h>
 #include <errno.h>
@@ -41,6 +42,7 @@ static struct dev g_dev;
 static struct ctrl_model g_model;
 static struct snapshot g_snap;
 static char rec_dir[512];
+static int kmsg_fd = -1;
 static char cur_record[1024], cur_artifacts[1024];
 
 const char *runner_record_path(void) { return cur_record[0] ? cur_record : NULL; }
@@ -337,6 +339,22 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 	for (size_t i = before; i < rs->n; i++)
 		if (g_opts.verbose || rs->r[i].verdict == VERDICT_FAIL || rs->r[i].verdict == VERDICT_WARN)
 			print_result(&rs->r[i]);
+	/* Kernel warnings while these checks ran: shown and kept with them. */
+	char klog[4096];
+	if (kmsg_collect(kmsg_fd, 4, klog, sizeof(klog))) {
+		static const struct check_def kdef = { "kernel", "-",
+			"the kernel logged no warning while the checks ran", CHECK_PER_DEVICE };
+		static const struct suite_def ksuite = { "kernel", "kernel log", &kdef, 1 };
+		struct instance ki = { .suite = &ksuite, .def = &kdef };
+		char name[300];
+		snprintf(name, sizeof(name), "kernel/%s", d->name);
+		ki.name = name;
+		struct result *r = new_result(rs, &ki);
+		r->verdict = VERDICT_WARN;
+		for (char *l = strtok(klog, "\n"); l; l = strtok(NULL, "\n"))
+			r->message = xstrcat(r->message, " | ", l);
+		print_result(r);
+	}
 	fflush(stdout);
 }
 
@@ -505,6 +523,7 @@ int runner_main(int argc, char **argv)
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	double t0 = now_s();
 	snapshot_take(&g_dev, &g_model, &g_snap);
+	kmsg_fd = kmsg_open();
 	/* The runner holds no handle while checks run: 'every handle closed'
 	 * must really mean every handle (persist/reopen). */
 	dev_close(&g_dev);
