@@ -2,6 +2,7 @@
 #   make            build everything (suite binary, host unit tests)
 #   make run        build, boot the virtual board, run every suite on vivid
 #   make run DEVICE=/dev/videoN   run every suite on a real device instead
+#   make run ONLY='getset/roundtrip/brightness'   rerun one check (glob) on the board
 #   make test       host unit tests + the pytest harness end to end on the virtual board
 #   make bench      benchmarks (speed targets are measured here, never asserted in tests)
 # Each target installs the Debian packages it needs (tools/deps.sh).
@@ -60,10 +61,10 @@ run: all
 ifeq ($(DEVICE),)
 	@tools/deps.sh vboard test
 	fixtures/vboard/vboard build
-	/usr/bin/python3 harness/run_board.py --board vivid --out reports/out
+	/usr/bin/python3 harness/run_board.py --board vivid --out reports/out $(if $(ONLY),--only '$(ONLY)')
 else
 	@mkdir -p reports/out
-	$(CONFORM) -d $(DEVICE) --out reports/out; st=$$?; \
+	$(CONFORM) -d $(DEVICE) --out reports/out $(if $(ONLY),--only '$(ONLY)'); st=$$?; \
 	/usr/bin/python3 reports/junit.py reports/out/results.json reports/out/junit.xml; exit $$st
 endif
 

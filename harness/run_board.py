@@ -59,8 +59,13 @@ def main(argv=None):
         shutil.rmtree(out / "artifacts")
     for f in (share / "out").iterdir():
         (shutil.copytree if f.is_dir() else shutil.copy)(f, out / f.name)
-    subprocess.run([sys.executable, str(vboard.TOP / "reports" / "junit.py"), str(out / "results.json"),
-                    str(out / "junit.xml")], check=True)
+    reports = vboard.TOP / "reports"
+    subprocess.run([sys.executable, str(reports / "junit.py"), str(out / "results.json"), str(out / "junit.xml")],
+                   check=True)
+    subprocess.run([sys.executable, str(reports / "tap.py"), str(out / "results.json"), str(out / "results.tap")],
+                   check=True)
+    subprocess.run([sys.executable, str(reports / "html_report.py"), str(out / "results.json"),
+                    str(out / "report.html"), "--expect", str(expect_path)], check=True)
     data = load_results(out / "results.json")
     c = compare(data, exp)
     s = data["summary"]
@@ -76,7 +81,7 @@ def main(argv=None):
     complaints = run.kernel_complaints()
     for l in complaints:
         print(f"KERNEL {l}")
-    print(f"== results: {out}/results.json, {out}/junit.xml")
+    print(f"== results: {out}/results.json, junit.xml, results.tap, report.html")
     return 1 if c["regressions"] or complaints else 0
 
 

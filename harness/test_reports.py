@@ -86,3 +86,37 @@ def test_junit(tmp_path):
     assert cases["getset/a/c"].find("skipped") is not None
     assert "legacy" in cases["enum/q/x"].find("system-out").text
     assert len(cases["enum/q/y"]) == 0
+
+
+def test_tap(tmp_path):
+    import tap
+    text = tap.to_tap(results(rec("a/b/c", "fail", msg="expected 1, got 2"), rec("a/b/d", "skip", msg="n/a"),
+                              rec("a/b/e", "warn", msg="legacy"), rec("a/b/f", "pass")))
+    lines = text.splitlines()
+    assert lines[:2] == ["TAP version 13", "1..4"]
+    assert lines[2] == "not ok 1 - a/b/c [SC-6]"
+    assert "ok 2 - a/b/d [SC-6] # SKIP n/a" in lines
+    assert "# warning: legacy" in lines
+    assert "ok 4 - a/b/f [SC-6]" in lines
+
+
+def test_html_report_shows_plots_frames_and_known_deviations(tmp_path, expect):
+    import html_report
+    import png
+    (tmp_path / "artifacts").mkdir()
+    (tmp_path / "artifacts" / "f.ppm").write_bytes(b"P6\n4 2\n255\n" + bytes(range(24)))
+    r = rec("probe/brightness/brightness", "fail", rule="VA-1", msg="luma did not rise")
+    r["series"] = {"luma": [[0, 16.0], [128, 120.5], [255, 235.0]]}
+    r["artifacts"] = ["artifacts/f.ppm"]
+    r["ctrl_id"], r["ctrl_id_hex"], r["ctrl_name"] = 0x980900, "0x00980900", "Brightness"
+    k = rec("getset/out-of-range/gain", "fail")
+    page = html_report.render(results(r, k, rec("enum/query/x", "pass")), tmp_path, expect,
+                              {"VA-1": "integer clamp"})
+    assert "Overall verdict: <b" in page and ">FAIL</b>" in page
+    assert "<polyline" in page and "data:image/png;base64," in page
+    assert "(known deviation)" in page and "integer clamp" in page and "Brightness (0x00980900)" in page
+    w, h, ch, px = png.read_pnm((tmp_path / "artifacts" / "f.ppm").read_bytes())
+    assert (w, h, ch, len(px)) == (4, 2, 3, 24)
+    assert png.png_bytes(w, h, ch, px).startswith(b"\x89PNG")
+    page = html_report.render(results(k), tmp_path, expect, {})
+    assert "PASS with known deviations" in page

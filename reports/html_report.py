@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""results.json -> one self-contained HTML report a vendor can hand over:
+device, kernel and suite version, the verdict of every requirement with the
+spec rule it checks, plots of measured series and thumbnails of saved frames.
+
+usage: html.py RESULTS.json OUT.html [--expect BOARD.expect] [--spec controls-checklist.md]
+exit: 0 written, 2 bad input
+"""
+import argparse
+import base64
+import html
+import re
+import sys
+from collections import OrderedDict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import png  # noqa: E402
+from results import BadInput, Expectations, load_results  # noqa: E402
+
+COLOURS = {"pass": "#2e7d32", "fail": "#c62828", "warn": "#ef6c00", "skip": "#757575"}
+CSS = """body{font:14px/1.4 sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0}
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}td:first-child{white-space:nowrap}th{background:#f0f0f0}
+.v{color:#fff;font-weight:bold;padding:0 6px;border-radius:3px}.msg{font-family:monospace;font-size:12px}
+h2{border-bottom:2px solid #444}.known{font-style:italic;color:#555}svg{background:#fafafa;border:1px solid #ddd}
+.sign td{height:2em;min-width:14em}"""
+
+
+def esc(x):
+    return html.escape(str(x if x is not None else ""))
+
+
+def badge(v):
+    return f'<span class="v" style="background:{COLOURS.get(v, "#000")}">{esc(v)}</span>'
+
+
+def spec_titles(path):
+    """Rule id -> the rule's text, from the checklist's tables."""
+    if not path or not Path(path).exists():
+        return {}
+    titles = {}
+    for m in re.finditer(r"^\| ([A-Z]{2,3}-\d+) \| ((?:[^|\\]|\\.)+)\|", Path(path).read_text(), re.M):
+        titles[m.group(1)] = m.group(2).replace("\\|", "|").replace("`", "").strip()
+    return titles
+
+
+def svg_plot(name, points, w=320, h=180):
+    """A small line chart of one series (control value -> statistic)."""
+    if not points:
+        return ""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
+    y0, y1 = min(ys), max(ys) if max(ys) > min(ys) else min(ys) + 1
+    pad = 30
+
+    def sx(x):
+        return pad + (x - x0) / (x1 - x0) * (w - 2 * pad)
+
+    def sy(y):
+        return h - pad - (y - y0) / (y1 - y0) * (h - 2 * pad)
+    path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in points)
+    dots = "".join(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="2.5"/>' for x, y in points)
+    return (f'<svg width="{w}" height="{h}" xmlns="http://www.w3.org/2000/svg">'
+            f'<text x="{pad}" y="14" font-size="11">{esc(name)}</text>'
+            f'<polyline fill="none" stroke="#1565c0" stroke-width="1.5" points="{path}"/>{dots}'
+            f'<text x="2" y="{sy(y1) + 4:.0f}" font-size="9">{y1:.4g}</text>'
+            f'<text x="2" y="{sy(y0):.0f}" font-size="9">{y0:.4g}</text>'
+            f'<text x="{pad}" y="{h - 8}" font-size="9">{x0:.4g}</text>'
+            f'<text x="{w - pad - 20}" y="{h - 8}" font-size="9">{x1:.4g}</text></svg>')
+
+
+def thumbnail(base, rel):
+    p = base / rel
+    if not p.exists():
+        return f'<span class="msg">{esc(rel)} (missing)</span>'
+    data = p.read_bytes()
+    try:
+        if data[:2] in (b"P5", b"P6"):
+            data = png.png_bytes(*png.read_pnm(data), scale_to=240)
+        elif data[:8] != b"\x89PNG\r\n\x1a\n":
+            return f'<a href="{esc(rel)}">{esc(rel)}</a>'
+    except (ValueError, IndexError):
+        return f'<a href="{esc(rel)}">{esc(rel)}</a>'
+    return (f'<figure style="display:inline-block;margin:4px"><img width="240" alt="{esc(rel)}" '
+            f'src="data:image/png;base64,{base64.b64encode(data).decode()}"><figcaption class="msg">{esc(Path(rel).name)}'
+            f'</figcaption></figure>')
+
+
+def render(data, base, expect=None, titles=None):
+    titles = titles or {}
+    run, s = data["run"], data["summary"]
+    rs = data["results"]
+    known = {r["name"] for r in rs if expect and r["verdict"] == "fail" and expect.expected(r["name"], "fail")}
+    unexpected = s.get("fail", 0) - len(known)
+    overall = "PASS" if not s.get("fail") else ("PASS with known deviations" if unexpected == 0 else "FAIL")
+    o = [f"<!doctype html><html><head><meta charset='utf-8'><title>V4L2 control conformance: {esc(run.get('card'))}"
+         f"</title><style>{CSS}</style></head><body>",
+         "<h1>V4L2 control conformance report</h1>",
+         f"<p>Overall verdict: <b style='color:{COLOURS['pass' if overall.startswith('PASS') else 'fail']}'>"
+         f"{overall}</b></p><table>"]
+    for k, label in (("device", "Device node"), ("driver", "Driver"), ("card", "Card"), ("bus_info", "Bus"),
+                     ("driver_version", "Driver version"), ("kernel", "Kernel"), ("suite_version", "v4l2-conform"),
+                     ("started", "Run started (UTC)"), ("duration_s", "Duration (s)"), ("host", "Host")):
+        o.append(f"<tr><th>{label}</th><td>{esc(run.get(k))}</td></tr>")
+    o.append("</table><p>")
+    o.append(" ".join(f"{badge(v)} {s.get(v, 0)}" for v in ("pass", "fail", "warn", "skip")))
+    o.append(f" &mdash; {s.get('total', 0)} checks"
+             + (f", {len(known)} failures listed as known deviations of this board" if known else "") + "</p>")
+
+    # Requirements: every rule cited, with its verdicts.
+    by_rule = OrderedDict()
+    for r in rs:
+        by_rule.setdefault(r.get("rule") or "-", []).append(r)
+    o.append("<h2>Requirements</h2><table><tr><th>Rule</th><th>Requirement</th><th>Checks</th><th>Verdict</th></tr>")
+    for rule in sorted(by_rule, key=lambda x: (re.sub(r"\d+", "", x), int(re.sub(r"\D", "", x) or 0))):
+        group = by_rule[rule]
+        counts = {v: sum(r["verdict"] == v for r in group) for v in COLOURS}
+        worst = next((v for v in ("fail", "warn", "pass", "skip") if counts[v]), "skip")
+        o.append(f"<tr><td>{esc(rule)}</td><td>{esc(titles.get(rule, group[0].get('summary', '')))}</td>"
+                 f"<td>{len(group)}</td><td>{badge(worst)} "
+                 + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + "</td></tr>")
+    o.append("</table>")
+
+    suites = OrderedDict()
+    for r in rs:
+        suites.setdefault(r["suite"], []).append(r)
+    for suite, group in suites.items():
+        o.append(f"<h2>{esc(suite)}</h2><table><tr><th>Check</th><th>Control</th><th>Rule</th><th>Verdict</th>"
+                 "<th>Message</th></tr>")
+        for r in group:
+            note = ' <span class="known">(known deviation)</span>' if r["name"] in known else ""
+            ctrl = f"{r.get('ctrl_name')} ({r.get('ctrl_id_hex')})" if r.get("ctrl_id") else ""
+            o.append(f"<tr><td>{esc(r['name'])}</td><td>{esc(ctrl)}</td><td>{esc(r.get('rule'))}</td>"
+                     f"<td>{badge(r['verdict'])}{note}</td><td class='msg'>{esc(r.get('message'))}</td></tr>")
+            extra = [svg_plot(name, pts) for name, pts in (r.get("series") or {}).items()]
+            extra += [thumbnail(base, a) for a in r.get("artifacts") or []]
+            if r.get("measurements"):
+                extra.append("<span class='msg'>" + ", ".join(
+                    f"{esc(m['name'])} = {m['value']:.4g} {esc(m.get('unit'))}" for m in r["measurements"]) + "</span>")
+            if extra:
+                o.append(f"<tr><td colspan='5'>{''.join(extra)}</td></tr>")
+        o.append("</table>")
+    o.append("<h2>Sign-off</h2><table class='sign'><tr><th>Tested by</th><td></td><th>Date</th><td></td></tr>"
+             "<tr><th>Approved by</th><td></td><th>Signature</th><td></td></tr></table>")
+    o.append("</body></html>")
+    return "\n".join(o)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results")
+    ap.add_argument("out")
+    ap.add_argument("--expect")
+    ap.add_argument("--spec", default=str(Path(__file__).resolve().parents[2] / "shared" / "spec" /
+                                          "controls-checklist.md"))
+    try:
+        a = ap.parse_args(argv)
+    except SystemExit as e:
+        return 2 if e.code else 0
+    try:
+        data = load_results(a.results)
+        exp = Expectations(a.expect) if a.expect else None
+    except BadInput as e:
+        print(f"html: {e}", file=sys.stderr)
+        return 2
+    Path(a.out).write_text(render(data, Path(a.results).parent, exp, spec_titles(a.spec)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
