@@ -172,12 +172,18 @@ static void out_of_range(const struct check_ctx *cx)
 		} else {
 			expect_ok(e, "S_CTRL %s = %lld (SC-6: clamp or ERANGE)", probes[i].what, (long long)want);
 			int64_t exp = ctrl_expected_scalar(q, want);
-			ck_assert_msg(v >= q->minimum && v <= q->maximum,
-				      "S_CTRL %s = %lld: expected the written-back value in [%lld, %lld], got %d",
-				      probes[i].what, (long long)want, (long long)q->minimum, (long long)q->maximum, v);
-			if (v != exp)
-				v_warn("S_CTRL %s wrote back %d, the framework would give %lld", probes[i].what, v,
-				       (long long)exp);
+			if (v == want) {
+				/* Legacy drivers need not write back (SC-8). */
+				v_warn("S_CTRL %s did not write back the clamped value (SC-8)", probes[i].what);
+			} else {
+				ck_assert_msg(v >= q->minimum && v <= q->maximum,
+					      "S_CTRL %s = %lld: expected the written-back value in [%lld, %lld], got %d",
+					      probes[i].what, (long long)want, (long long)q->minimum,
+					      (long long)q->maximum, v);
+				if (v != exp)
+					v_warn("S_CTRL %s wrote back %d, the framework would give %lld", probes[i].what,
+					       v, (long long)exp);
+			}
 		}
 		expect_ok(ctrl_get_old(cx->dev, q->id, &got), "G_CTRL after %s", probes[i].what);
 		ck_assert_msg(got >= q->minimum && got <= q->maximum,
@@ -209,7 +215,10 @@ static void off_step(const struct check_ctx *cx)
 			      "after S_CTRL %lld: expected a value on the grid min %lld + n * step %llu, got %d",
 			      (long long)want, (long long)q->minimum, (unsigned long long)q->step, got);
 		if (!e) {
-			ck_assert_msg(v == got, "expected S_CTRL to write back the stored value %d, got %d", got, v);
+			if (v == want && got != want)
+				v_warn("S_CTRL %lld did not write back the stored value %d (SC-8)", (long long)want, got);
+			else
+				ck_assert_msg(v == got, "expected S_CTRL to write back the stored value %d, got %d", got, v);
 			if (got != exp)
 				v_warn("S_CTRL %lld stored %d; the framework rounds to %lld", (long long)want, got,
 				       (long long)exp);
@@ -242,7 +251,8 @@ static void menu_invalid(const struct check_ctx *cx)
 			ck_assert_msg(ctrl_value_valid(c, got),
 				      "S_CTRL %lld (outside the menu) succeeded: expected a valid item stored, got %d",
 				      (long long)outside[i], got);
-			v_warn("S_CTRL %lld outside the menu succeeded (ERANGE expected, SC-10)", (long long)outside[i]);
+			v_info("S_CTRL %lld outside the menu succeeded and kept a valid item (accepted by SC-10)",
+			       (long long)outside[i]);
 		} else {
 			expect_errno(e, ERANGE, "S_CTRL %lld, outside [min, max] of the menu (SC-10)",
 				     (long long)outside[i]);
