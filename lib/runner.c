@@ -165,6 +165,13 @@ static void instance_fn(int i)
 	snprintf(cur_record, sizeof(cur_record), "%s/%d", rec_dir, i);
 	snprintf(cur_artifacts, sizeof(cur_artifacts), "%s/artifacts", g_opts.out_dir);
 	mkdir(cur_artifacts, 0755);
+	/* The start time: the runner derives each check's duration from it,
+	 * also for a check that crashed or timed out. */
+	FILE *rf = fopen(cur_record, "w");
+	if (rf) {
+		fprintf(rf, "T %.9f\n", now_s());
+		fclose(rf);
+	}
 	if (dev_open(&d, g_opts.device, g_opts.libv4l2, err, sizeof(err)))
 		ck_abort_msg("cannot open the device for this check: %s", err);
 	/* Every check starts from the device's state before the run, whatever
@@ -189,13 +196,15 @@ static char *xstrcat(char *a, const char *sep, const char *b)
 	return r;
 }
 
-static void read_record(int idx, struct result *r)
+/* Returns the check's start time from its record (0 if none). */
+static double read_record(int idx, struct result *r)
 {
+	double start = 0;
 	char path[1024], line[4096];
 	snprintf(path, sizeof(path), "%s/%d", rec_dir, idx);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return;
+		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
 		if (strlen(line) < 2)
@@ -239,10 +248,14 @@ static void read_record(int idx, struct result *r)
 			r->artifacts = realloc(r->artifacts, (r->n_art + 1) * sizeof(*r->artifacts));
 			r->artifacts[r->n_art++] = strdup(text);
 			break;
+		case 'T':
+			start = strtod(text, NULL);
+			break;
 		}
 	}
 	fclose(f);
 	unlink(path);
+	return start;
 }
 
 static struct result *new_result(struct result_set *rs, const struct instance *in)
@@ -297,7 +310,7 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 	/* Check reports results in the order the tests ran, which is the
 	 * order they were added. */
 	int k = 0;
-	double dt = (now_s() - t0) / (double)(n_run ? n_run : 1);
+	double t_end = now_s(), *start = calloc(end - first + 1, sizeof(double));
 	for (size_t i = first; i < end; i++) {
 		struct result *r = new_result(rs, &inst[i]);
 		if (inst[i].why) {
@@ -305,7 +318,6 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 			r->message = strdup(inst[i].why);
 			continue;
 		}
-		r->duration_s = dt;
 		if (k >= ntr) {
 			r->verdict = VERDICT_FAIL;
 			r->message = strdup("no result from Check (runner error)");
@@ -325,8 +337,22 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 			r->message = xstrcat(strdup("error: "), "", tr_msg(t));
 			break;
 		}
-		read_record((int)i, r);
+		start[i - first] = read_record((int)i, r);
 	}
+	/* Each check lasted until the next one started (fork and restore
+	 * included); the last one until the def ended. */
+	for (size_t i = first, j = before; i < end; i++, j++) {
+		if (!start[i - first])
+			continue;
+		double next = t_end;
+		for (size_t n = i + 1; n < end; n++)
+			if (start[n - first]) {
+				next = start[n - first];
+				break;
+			}
+		rs->r[j].duration_s = next - start[i - first];
+	}
+	free(start);
 	free(tr);
 	if (sr)
 		srunner_free(sr);
