@@ -26,7 +26,10 @@ def built():
 def spec_rules():
     """Every rule id the spec defines (QC-1, SC-6, ...)."""
     text = SPEC.read_text()
-    return set(re.findall(r"^\| ([A-Z]{2,3}-\d+) \|", text, re.M))
+    rules = set(re.findall(r"^\| ([A-Z]{2,3}-\d+) \|", text, re.M))
+    # Whole sections are cited as S<n> (section 18: how vivid's controls map to pixels).
+    rules |= {f"S{n}" for n in re.findall(r"^## (\d+)\.", text, re.M)}
+    return rules
 
 
 def parse_v4l2ctl(text):

@@ -120,3 +120,15 @@ def test_html_report_shows_plots_frames_and_known_deviations(tmp_path, expect):
     assert png.png_bytes(w, h, ch, px).startswith(b"\x89PNG")
     page = html_report.render(results(k), tmp_path, expect, {})
     assert "PASS with known deviations" in page
+
+
+def test_kernel_complaints_skip_allowed_dumps(tmp_path):
+    import vboard
+    (tmp_path / "dmesg.txt").write_text(
+        "[1.0] vivid-000: ok\n[2.0] schedule_timeout: wrong timeout value fffffffffffffff\n"
+        "[2.0] CPU: 0 PID: 9\n[2.0] Call Trace:\n[2.0]  <TASK>\n[2.0]  dump_stack+0x1\n[2.0]  </TASK>\n"
+        "[3.0] WARNING: CPU: 0 PID: 12 at drivers/media/x.c:10\n[3.0] Call Trace:\n")
+    run = vboard.BoardRun(tmp_path, 0, 1.0)
+    assert len(run.kernel_complaints()) == 3
+    left = run.kernel_complaints([r"schedule_timeout: wrong timeout"])
+    assert left == ["[3.0] WARNING: CPU: 0 PID: 12 at drivers/media/x.c:10", "[3.0] Call Trace:"]

@@ -4,6 +4,7 @@ The guest runs SHARE/job.sh with SHARE mounted at /share (fixtures/vboard/init);
 everything the job writes there is on the host when the VM has powered off.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,10 +45,24 @@ class BoardRun:
         p = self.share / "dmesg.txt"
         return p.read_text(errors="replace") if p.exists() else ""
 
-    def kernel_complaints(self):
+    def kernel_complaints(self, allow=()):
         """Lines in which the guest kernel warned or crashed (IGT-style: a
-        driver that WARNs during a run is reported even if every check passed)."""
-        return [l for l in self.dmesg.splitlines() if any(k in l for k in KERNEL_COMPLAINTS)]
+        driver that WARNs during a run is reported even if every check passed).
+        A message matching one of the `allow` regexes is a known, harmless one
+        of the board: it and the stack dump that follows it are left out."""
+        out, in_allowed_dump = [], 0
+        for line in self.dmesg.splitlines():
+            if any(re.search(a, line) for a in allow):
+                in_allowed_dump = 80  # a dump is never longer than this
+                continue
+            if in_allowed_dump:
+                in_allowed_dump -= 1
+                if "</TASK>" in line or "end trace" in line:
+                    in_allowed_dump = 0
+                continue
+            if any(k in line for k in KERNEL_COMPLAINTS):
+                out.append(line)
+        return out
 
 
 def ensure_built(extra=()):

@@ -6,6 +6,7 @@
 #include "ctrl_snapshot.h"
 #include "ctrl_type.h"
 #include "kmsg.h"
+#include "profile.h"
 #include "results.h"
 #include <check.h>
 #include <errno.h>
@@ -513,8 +514,8 @@ int runner_main(int argc, char **argv)
 	}
 	if (!g_opts.device)
 		die_usage("no device given: use -d /dev/videoN (or --list; see --help)");
-	if (g_opts.profile && access(g_opts.profile, R_OK))
-		die_usage("profile %s: %s", g_opts.profile, strerror(errno));
+	/* A malformed profile is bad input: one line, exit 2, before any device work. */
+	profile_load_or_exit(g_opts.profile);
 	if (dev_open(&g_dev, g_opts.device, g_opts.libv4l2, err, sizeof(err))) {
 		fprintf(stderr, "v4l2-conform: %s\n", err);
 		return untestable;

@@ -31,6 +31,7 @@ class Expectations:
         setup: modprobe vivid n_devs=1      # shell, run on the board first
         device: /dev/video0
         run-args: --exclude-control disconnect
+        kernel-allow: <regex>                # a known, harmless kernel message (and its stack dump)
         fail <check-glob> <rule> <why...>    # a known failure (a real driver deviation)
         warn <check-glob> <rule> <why...>    # a known warning
     """
@@ -39,6 +40,7 @@ class Expectations:
         self.path = path
         self.settings = {}
         self.known = []  # (verdict, glob, rule, why)
+        self.kernel_allow = []  # regexes of known, harmless kernel messages of this board
         if path:
             self._parse(Path(path))
 
@@ -52,6 +54,9 @@ class Expectations:
             if not line:
                 continue
             key, sep, value = line.partition(":")
+            if sep and key == "kernel-allow":
+                self.kernel_allow.append(value.strip())
+                continue
             if sep and key in ("setup", "device", "run-args", "board", "kernel"):
                 self.settings[key] = value.strip()
                 continue

@@ -2,11 +2,20 @@
 #include "registry.h"
 
 extern const struct suite_def suite_enum, suite_menu, suite_getset, suite_persist;
+extern const struct suite_def suite_ext, suite_payload, suite_events, suite_clusters, suite_prio, suite_concurrency;
+extern const struct suite_def suite_probe;
 
 const struct suite_def *const all_suites[] = {
 	&suite_enum,
 	&suite_menu,
 	&suite_getset,
 	&suite_persist,
+	&suite_ext,
+	&suite_payload,
+	&suite_events,
+	&suite_clusters,
+	&suite_prio,
+	&suite_concurrency,
+	&suite_probe,
 };
 const size_t n_all_suites = sizeof(all_suites) / sizeof(all_suites[0]);

@@ -1,0 +1,43 @@
+/* Control events (spec section 11): subscribe, dequeue and wait, every
+ * wait bounded by poll() on POLLPRI alone (EV-10: asking for POLLIN too
+ * can start read() emulation on an idle capture node). Handles opened by
+ * dev_open() are O_NONBLOCK, so DQEVENT never blocks (EV-9). */
+#ifndef V4L2C_EVENTS_H
+#define V4L2C_EVENTS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ctrl_model.h"
+
+/* Waits: long enough for a driver that queues from a worker, short enough
+ * that a missing event costs little. Framework drivers queue the event
+ * before the ioctl that causes it returns. */
+#define EV_WAIT_MS 1000		/* an event that must come */
+#define EV_QUIET_MS 50		/* how long "nothing arrives" is watched */
+
+/* VIDIOC_SUBSCRIBE_EVENT for V4L2_EVENT_CTRL; 0 or the errno. */
+int ev_subscribe(const struct dev *d, uint32_t id, uint32_t flags);
+/* VIDIOC_UNSUBSCRIBE_EVENT of (type, id); type V4L2_EVENT_ALL drops all. */
+int ev_unsubscribe(const struct dev *d, uint32_t type, uint32_t id);
+/* Subscribe to every control of the model (excluded ones too: subscribing
+ * writes nothing). Returns 0 or the first errno (its id in *bad_id). */
+int ev_subscribe_model(const struct dev *d, const struct ctrl_model *m, uint32_t flags, uint32_t *bad_id);
+
+/* POLLPRI within timeout_ms? 1 yes, 0 no, or -errno when poll() fails.
+ * revents (may be NULL) gets what poll() returned. */
+int ev_poll(const struct dev *d, int timeout_ms, short *revents);
+/* One DQEVENT: 0, ENOENT when nothing is pending, or the errno. */
+int ev_dequeue(const struct dev *d, struct v4l2_event *ev);
+/* The next event within timeout_ms: 0, ETIMEDOUT, or the errno. */
+int ev_wait(const struct dev *d, int timeout_ms, struct v4l2_event *ev);
+/* The next control event for `id` within timeout_ms; events for other ids
+ * are counted in *others (may be NULL) and dropped. 0, ETIMEDOUT, errno. */
+int ev_wait_id(const struct dev *d, uint32_t id, int timeout_ms, struct v4l2_event *ev, unsigned *others);
+/* Dequeue everything pending now (no waiting) into evs (up to max kept,
+ * the rest dropped); returns how many were dequeued, or -errno. */
+int ev_drain(const struct dev *d, struct v4l2_event *evs, size_t max);
+
+/* "ctrl 0x00980900 changes=value|flags value=128 seq=3" for messages. */
+const char *ev_str(const struct v4l2_event *ev, char *buf, size_t len);
+const char *ev_changes_str(uint32_t changes, char *buf, size_t len);
+#endif

@@ -1,0 +1,1200 @@
+/* Frame-statistics probes (issue 5; spec section 18): a control must change
+ * the picture the way its meaning says. Brightness (and gain, exposure) up
+ * gives mean luma up, contrast up gives luma spread up, saturation at its
+ * minimum gives grey and up gives more colour, hue rotates the colours,
+ * horizontal/vertical flip give the mirror image on the right axis, each item
+ * of a picture menu (test pattern) gives a distinct image; every other
+ * writable control gets an informational 'visible effect or not' record.
+ *
+ * Method, for every probe:
+ *  - the board profile's scene settings are applied, capture starts, and the
+ *    first frame made after them is waited for (spec section 18 stale-frame
+ *    rule, lib/capture.c);
+ *  - the noise floor: NOISE_FRAMES frames at the original value; every
+ *    tolerance is half a code value (8-bit quantisation) plus NOISE_K
+ *    standard deviations of the statistic over those frames, nothing else;
+ *  - the latency: after the first change, frames until the image changes
+ *    and holds (reported, and waited for after every later change);
+ *  - clipping guards: a step without the expected change is excused only
+ *    where the region is clipped in that direction (nominal Y' 16..235,
+ *    C 16..240, all but PCT_OUTLIERS % of the pixels); a sweep that is
+ *    clipped throughout, a flat or symmetric scene: inconclusive (skip);
+ *  - luma controls must also act as a tone curve: per input level the median
+ *    output keeps the levels in order (catches wrap-around);
+ *  - flips are compared forgiving displacements of up to MIRROR_SHIFT pixels
+ *    (pixel-pair readout; vivid moves one pixel per bar edge);
+ *  - returning to the original value must bring the statistic back;
+ *  - a failure is measured once more (flaky boards): passing the second
+ *    time gives a warning, failing again a failure with the before/after
+ *    frames saved as artifacts. */
+#include "capture.h"
+#include "ctrl_select.h"
+#include "ctrl_type.h"
+#include "ctrl_value.h"
+#include "profile.h"
+#include "registry.h"
+#include "runner.h"
+#include "stats.h"
+#include "verdict.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define NOISE_FRAMES 5		/* frames at one setting for the noise floor */
+#define NOISE_K 4.0		/* standard deviations of noise a change must exceed */
+#define HALF_CODE 0.5		/* half an 8-bit code value: the quantisation floor */
+#define SWEEP_POINTS 7		/* control values from minimum to maximum */
+#define PCT_OUTLIERS 1.0	/* percent of pixels a 'whole region' statement ignores */
+#define Y_BLACK 16
+#define Y_WHITE 235
+#define C_MIN 16
+#define C_MAX 240
+#define MIRROR_SHIFT 2		/* pixels a flip may move the image by (a 4:2:2 or Bayer pixel pair) */
+#define MAX_POINTS 64
+#define MAX_ITEMS 64
+
+static const double PI = 3.14159265358979323846;
+
+/* ---------- the probe session (one per check instance) ---------- */
+
+struct probe {
+	const struct check_ctx *cx;
+	const struct ctrl *c;
+	const struct profile *prof;
+	struct capture cap;
+	bool cap_open;
+	struct roi roi;
+	unsigned extra;		/* frames to wait beyond the queue after a change (latency) */
+	int latency;		/* frames from a change to its effect, -1 not measured */
+	bool latency_done;
+	bool latency_noted;	/* 'not measured' said once */
+	struct frame f;		/* scratch */
+	int64_t orig;
+};
+
+static struct probe *g_probe;	/* for the exit handler */
+
+static void close_capture(void)
+{
+	if (g_probe && g_probe->cap_open) {
+		capture_close(&g_probe->cap);
+		g_probe->cap_open = false;
+	}
+}
+
+/* What an attempt found. */
+enum outcome_kind { OUT_PASS, OUT_FAIL, OUT_INCONCLUSIVE };
+struct outcome {
+	enum outcome_kind kind;
+	char msg[1024];
+	char info[512];
+	struct out_point { const char *series; double x, y; } pt[MAX_POINTS];
+	int npt;
+	struct out_measure { const char *name; double v; const char *unit; } m[8];
+	int nm;
+	struct frame before, after;	/* for artifacts on failure */
+	bool have_frames;
+};
+
+static void out_point(struct outcome *o, const char *series, double x, double y)
+{
+	if (o->npt < MAX_POINTS && isfinite(y))
+		o->pt[o->npt++] = (struct out_point){ series, x, y };
+}
+
+static void out_measure(struct outcome *o, const char *name, double v, const char *unit)
+{
+	if (o->nm < 8)
+		o->m[o->nm++] = (struct out_measure){ name, v, unit };
+}
+
+static void out_set(struct outcome *o, enum outcome_kind k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void out_set(struct outcome *o, enum outcome_kind k, const char *fmt, ...)
+{
+	if (o->kind != OUT_PASS)	/* keep the first finding */
+		return;
+	o->kind = k;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(o->msg, sizeof(o->msg), fmt, ap);
+	va_end(ap);
+}
+
+static void out_frames(struct outcome *o, const struct frame *before, const struct frame *after)
+{
+	if (o->have_frames)
+		return;
+	frame_copy(&o->before, before);
+	frame_copy(&o->after, after);
+	o->have_frames = true;
+}
+
+static void out_free(struct outcome *o)
+{
+	frame_free(&o->before);
+	frame_free(&o->after);
+}
+
+/* ---------- controls ---------- */
+
+static const struct ctrl *find_ctrl(const struct ctrl_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (profile_name_matches(name, m->c[i].slug, m->c[i].q.id))
+			return &m->c[i];
+	return NULL;
+}
+
+/* A profile value: an integer, or a menu item by name or slug. */
+static bool profile_value(const struct ctrl *c, const char *s, int64_t *v)
+{
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 0);
+	if (end != s && !*end && !errno) {
+		*v = x;
+		return true;
+	}
+	for (size_t i = 0; i < c->n_menu; i++) {
+		char slug[64];
+		if (c->menu[i].err)
+			continue;
+		ctrl_slugify(c->menu[i].name, slug, sizeof(slug));
+		if (!strcasecmp(c->menu[i].name, s) || !strcmp(slug, s)) {
+			*v = c->menu[i].index;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void apply_profile(struct probe *p)
+{
+	for (size_t i = 0; i < p->prof->n_set; i++) {
+		const struct profile_setting *s = &p->prof->set[i];
+		if (s->probe[0] && !profile_name_matches(s->probe, p->c->slug, p->c->q.id))
+			continue;
+		const struct ctrl *c = find_ctrl(p->cx->model, s->ctrl);
+		if (!c) {
+			v_info("profile line %u: no control '%s' on this device (ignored)", s->line, s->ctrl);
+			continue;
+		}
+		int64_t v;
+		if (!profile_value(c, s->value, &v)) {
+			v_warn("profile line %u: '%s' is not a value of %s (ignored)", s->line, s->value, c->slug);
+			continue;
+		}
+		int e = ctrl_set_scalar(p->cx->dev, c, &v);
+		if (e)
+			v_warn("profile line %u: setting %s = %s gave %s", s->line, c->slug, s->value, errno_name(e));
+	}
+}
+
+static int64_t get_value(struct probe *p)
+{
+	int64_t v = 0;
+	expect_ok(ctrl_get_scalar(p->cx->dev, p->c, &v), "reading %s", p->c->slug);
+	return v;
+}
+
+/* Set the probed control; returns what the driver stored. */
+static int64_t set_value(struct probe *p, int64_t v)
+{
+	int64_t w = v;
+	expect_ok(ctrl_set_scalar(p->cx->dev, p->c, &w), "setting %s to %lld", p->c->slug, (long long)v);
+	return w;
+}
+
+/* ---------- frames ---------- */
+
+static void grab(struct probe *p, struct frame *f)
+{
+	int e = capture_next(&p->cap, f);
+	if (e)
+		ck_abort_msg("capture failed: %s", p->cap.err);
+}
+
+/* The first frame made after the last change (plus the measured latency). */
+static void settle(struct probe *p, struct frame *f)
+{
+	int e = capture_settle_after_change(&p->cap, p->extra, f);
+	if (e)
+		ck_abort_msg("capture failed after setting %s: %s", p->c->slug, p->cap.err);
+}
+
+static void probe_begin(struct probe *p, const struct check_ctx *cx)
+{
+	memset(p, 0, sizeof(*p));
+	p->cx = cx;
+	p->c = cx->ctrl;
+	p->prof = profile_load_or_exit(g_opts.profile);
+	p->latency = -1;
+	g_probe = p;
+	atexit(close_capture);
+	apply_profile(p);
+	struct capture_opts o = { .nbufs = 3, .width = p->prof->width, .height = p->prof->height, .fps = p->prof->fps };
+	int e = capture_open(&p->cap, cx->dev, &o);
+	if (e)
+		ck_abort_msg("cannot capture frames for the probe: %s", p->cap.err);
+	p->cap_open = true;
+	char desc[128];
+	v_info("capture %s", capture_describe(&p->cap, desc, sizeof(desc)));
+	settle(p, &p->f);	/* the scene settings are in place */
+	p->roi = profile_roi(p->prof, p->f.width, p->f.height);
+	p->orig = get_value(p);
+}
+
+static void probe_end(struct probe *p)
+{
+	close_capture();
+	frame_free(&p->f);
+	g_probe = NULL;
+}
+
+/* Frames until the image differs from `before` and holds still, counted
+ * from the change (call right after the set). Sets p->extra for later
+ * changes. Returns the first changed frame in f (settled), or false when
+ * nothing changed within the queue plus max-latency frames. */
+static bool wait_for_effect(struct probe *p, const struct frame *before, double tol_diff, struct frame *f,
+			    struct outcome *o)
+{
+	const uint32_t mark = capture_mark(&p->cap);
+	const unsigned window = p->cap.queued + p->prof->max_latency + 1;
+	struct frame g = { 0 };
+	bool changed = false;
+	grab(p, f);
+	for (unsigned k = 0; k < window; k++) {
+		if (stats_frame_difference(before, f, &p->roi) > tol_diff) {
+			grab(p, &g);
+			if (stats_frame_difference(f, &g, &p->roi) <= tol_diff) {
+				changed = true;
+				break;
+			}
+		} else {
+			grab(p, &g);
+		}
+		frame_copy(f, &g);
+	}
+	if (!changed && !p->latency_done && !p->latency_noted) {
+		v_info("no visible change within %u frames of the first change: latency not measured", window);
+		p->latency_noted = true;
+	}
+	if (changed && !p->latency_done) {
+		p->latency = (int)(f->sequence - mark);
+		p->latency_done = true;
+		unsigned q = p->cap.queued;
+		p->extra = p->latency > (int)q + 1 ? (unsigned)p->latency - q - 1 : 0;
+	}
+	frame_free(&g);
+	return changed;
+}
+
+/* ---------- noise ---------- */
+
+struct noise {
+	double mean, sd;	/* of the probe's statistic */
+	double diff_mean;	/* mean frame difference between consecutive frames */
+	double luma_mad_mean;	/* the same, luma only */
+	double tol;		/* statistic tolerance */
+	double tol_diff;	/* frame-difference tolerance */
+	double tol_mad;		/* luma MAD tolerance */
+	double pix_sigma;	/* per-pixel luma noise (from the MAD: E|X-Y| = 2 sigma / sqrt(pi)) */
+	uint8_t *lo, *hi;	/* per-pixel luma range over the frames, region-sized */
+};
+
+/* Pixels that held still over the noise frames (within the quantisation
+ * and NOISE_K sigma): on-screen counters and moving things are not. */
+static bool pixel_stable(const struct noise *n, size_t i)
+{
+	return n->hi[i] - n->lo[i] <= 1 + NOISE_K * n->pix_sigma;
+}
+
+static void noise_free(struct noise *n)
+{
+	free(n->lo);
+	free(n->hi);
+	n->lo = n->hi = NULL;
+}
+
+typedef double (*stat_fn)(const struct frame *f, const struct roi *r, const struct frame *ref);
+
+/* NOISE_FRAMES frames at the current setting; the last one stays in `last`. */
+static void measure_noise(struct probe *p, stat_fn fn, const struct frame *ref, double floor_, struct frame *last,
+			  struct noise *n)
+{
+	double s[NOISE_FRAMES], sum = 0, dsum = 0, msum = 0;
+	struct frame prev = { 0 };
+	const struct roi *r = &p->roi;
+	const size_t npix = (size_t)r->w * r->h;
+	n->lo = malloc(npix);
+	n->hi = malloc(npix);
+	ck_assert_msg(n->lo && n->hi, "out of memory");
+	memset(n->lo, 255, npix);
+	memset(n->hi, 0, npix);
+	for (int i = 0; i < NOISE_FRAMES; i++) {
+		grab(p, last);
+		for (unsigned y = 0; y < r->h; y++) {
+			const uint8_t *py = last->y + (size_t)(r->y + y) * last->width + r->x;
+			uint8_t *lo = n->lo + (size_t)y * r->w, *hi = n->hi + (size_t)y * r->w;
+			for (unsigned x = 0; x < r->w; x++) {
+				lo[x] = py[x] < lo[x] ? py[x] : lo[x];
+				hi[x] = py[x] > hi[x] ? py[x] : hi[x];
+			}
+		}
+		s[i] = fn ? fn(last, &p->roi, ref) : 0;
+		sum += s[i];
+		if (i) {
+			dsum += stats_frame_difference(&prev, last, &p->roi);
+			msum += stats_luma_mad(&prev, last, &p->roi, MIRROR_NONE);
+		}
+		frame_copy(&prev, last);
+	}
+	frame_free(&prev);
+	n->mean = sum / NOISE_FRAMES;
+	double var = 0;
+	for (int i = 0; i < NOISE_FRAMES; i++)
+		var += (s[i] - n->mean) * (s[i] - n->mean);
+	n->sd = sqrt(var / (NOISE_FRAMES - 1));
+	n->diff_mean = dsum / (NOISE_FRAMES - 1);
+	n->luma_mad_mean = msum / (NOISE_FRAMES - 1);
+	n->tol = floor_ + NOISE_K * n->sd;
+	n->tol_diff = HALF_CODE + NOISE_K * n->diff_mean;
+	n->tol_mad = HALF_CODE + NOISE_K * n->luma_mad_mean;
+	n->pix_sigma = n->luma_mad_mean * sqrt(PI) / 2;
+}
+
+/* ---------- sweeps ---------- */
+
+/* Up to SWEEP_POINTS valid values from minimum to maximum (all of them
+ * when the control has fewer). */
+static int sweep_values(const struct ctrl *c, int64_t *v)
+{
+	const struct v4l2_query_ext_ctrl *q = &c->q;
+	int n = 0;
+	for (int i = 0; i < SWEEP_POINTS; i++) {
+		double t = (double)i / (SWEEP_POINTS - 1);
+		int64_t want = q->minimum + (int64_t)llround(t * ((double)q->maximum - (double)q->minimum));
+		int64_t x = ctrl_expected_scalar(q, want);
+		if (n && x <= v[n - 1])
+			continue;
+		v[n++] = x;
+	}
+	return n;
+}
+
+static int farthest(const int64_t *v, int n, int64_t from)
+{
+	int best = 0;
+	for (int i = 1; i < n; i++)
+		if (llabs(v[i] - from) > llabs(v[best] - from))
+			best = i;
+	return best;
+}
+
+/* Does `after` map the luma levels of `before` monotonically (a tone
+ * curve)? A control that makes bright pixels dark (wrap-around) breaks it.
+ * Per input level the median output is taken (robust to the few pixels
+ * whose content changed meanwhile, such as on-screen counters), only over
+ * pixels that held still at the original setting (n), and only for levels
+ * holding PCT_OUTLIERS % of the region or more. A brighter level's median
+ * may not fall below a darker one's by more than a code value plus the
+ * noise of a median. */
+static bool tone_curve_monotonic(const struct frame *before, const struct frame *after, const struct roi *r,
+				 const struct noise *n, unsigned *bad_lo, unsigned *bad_hi, double *m_lo, double *m_hi)
+{
+	static uint32_t h[256][256];	/* [input level][output level] */
+	static uint32_t cnt[256];
+	memset(h, 0, sizeof(h));
+	memset(cnt, 0, sizeof(cnt));
+	for (unsigned y = 0; y < r->h; y++) {
+		const uint8_t *a = before->y + (size_t)(r->y + y) * before->width + r->x;
+		const uint8_t *b = after->y + (size_t)(r->y + y) * after->width + r->x;
+		for (unsigned x = 0; x < r->w; x++) {
+			if (!pixel_stable(n, (size_t)y * r->w + x))
+				continue;
+			h[a[x]][b[x]]++;
+			cnt[a[x]]++;
+		}
+	}
+	const uint64_t total = (uint64_t)r->w * r->h;
+	const uint64_t min_count = (uint64_t)ceil(total * PCT_OUTLIERS / 100.0);
+	int prev = -1, prev_med = 0;
+	for (int v = 0; v < 256; v++) {
+		if (cnt[v] < min_count || !cnt[v])
+			continue;
+		uint64_t acc = 0;
+		int med = 0;
+		while (med < 255 && (acc += h[v][med]) * 2 < cnt[v])
+			med++;
+		if (prev >= 0) {
+			/* standard error of a median: 1.25 sigma / sqrt(count) */
+			double tol = 2 * HALF_CODE + NOISE_K * 1.2533 * n->pix_sigma *
+				     (1 / sqrt((double)cnt[prev]) + 1 / sqrt((double)cnt[v]));
+			if (med < prev_med - tol) {
+				*bad_lo = (unsigned)prev;
+				*bad_hi = (unsigned)v;
+				*m_lo = prev_med;
+				*m_hi = med;
+				return false;
+			}
+		}
+		prev = v;
+		prev_med = med;
+	}
+	return true;
+}
+
+/* Fraction of the region's chroma samples with a component at the nominal
+ * limits (clipped colour). */
+static double chroma_clip_fraction(const struct frame *f, const struct roi *r, double tol)
+{
+	unsigned cx0 = r->x / 2, cy0 = r->y / 2, cx1 = (r->x + r->w + 1) / 2, cy1 = (r->y + r->h + 1) / 2;
+	uint64_t n = 0, clip = 0;
+	for (unsigned y = cy0; y < cy1; y++)
+		for (unsigned x = cx0; x < cx1; x++) {
+			int b = f->cb[(size_t)y * f->cw + x], c = f->cr[(size_t)y * f->cw + x];
+			n++;
+			clip += b <= C_MIN + tol || b >= C_MAX - tol || c <= C_MIN + tol || c >= C_MAX - tol;
+		}
+	return n ? (double)clip / n : 0;
+}
+
+enum kind { K_LUMA, K_SPREAD, K_CHROMA };
+
+static double stat_luma(const struct frame *f, const struct roi *r, const struct frame *ref)
+{
+	return stats_luma_mean(f, r);
+}
+
+static double stat_spread(const struct frame *f, const struct roi *r, const struct frame *ref)
+{
+	return stats_luma_stdev(f, r);
+}
+
+static double stat_chroma(const struct frame *f, const struct roi *r, const struct frame *ref)
+{
+	return stats_chroma_magnitude_mean(f, r);
+}
+
+struct point {
+	int64_t v;
+	double stat;
+	unsigned p_lo, p_hi;	/* luma percentiles PCT_OUTLIERS and 100 - PCT_OUTLIERS */
+	double luma_clip;	/* fraction of pixels at or beyond the nominal luma limits */
+	double chroma_clip;
+	struct frame fr;
+};
+
+static const char *kind_stat_name(enum kind k)
+{
+	return k == K_LUMA ? "mean luma" : k == K_SPREAD ? "luma standard deviation" : "mean chroma magnitude";
+}
+
+static const char *ctrl_name(const struct probe *p)
+{
+	return p->c->q.name;
+}
+
+/* Is point a clipped so that the statistic cannot rise from it (or b so
+ * that it cannot show the rise)? */
+static bool step_excused(enum kind k, const struct point *a, const struct point *b, double tol, bool decrease)
+{
+	const double all = 1 - PCT_OUTLIERS / 100;
+	bool a_white = a->p_lo >= Y_WHITE - tol, b_black = b->p_hi <= Y_BLACK + tol;
+	switch (k) {
+	case K_LUMA:
+		return !decrease && (a_white || b_black);
+	case K_SPREAD:
+		/* spread can only shrink or stall while more of the region clips */
+		return b->luma_clip > a->luma_clip + PCT_OUTLIERS / 100 || (!decrease && b->luma_clip >= all);
+	case K_CHROMA:
+		/* colour cannot grow where it is clipped, nor in white or black */
+		return !decrease && (a->chroma_clip >= all || a_white || b_black);
+	}
+	return false;
+}
+
+/* One attempt of a monotonic sweep probe (brightness, gain, exposure,
+ * contrast, saturation). */
+static void attempt_sweep(struct probe *p, enum kind k, struct outcome *o)
+{
+	static const stat_fn fns[] = { stat_luma, stat_spread, stat_chroma };
+	const stat_fn fn = fns[k];
+	const char *sname = kind_stat_name(k);
+	struct frame base = { 0 };
+	struct noise n = { 0 };
+	struct point pts[SWEEP_POINTS];
+	memset(pts, 0, sizeof(pts));
+	int64_t vals[SWEEP_POINTS];
+	int np = sweep_values(p->c, vals);
+
+	measure_noise(p, fn, NULL, HALF_CODE, &base, &n);
+	out_measure(o, "baseline", n.mean, sname);
+	out_measure(o, "noise sd", n.sd, sname);
+	out_measure(o, "tolerance", n.tol, sname);
+	if (np < 2) {
+		out_set(o, OUT_INCONCLUSIVE, "%s has a single value", ctrl_name(p));
+		goto done;
+	}
+	if (k == K_SPREAD && stats_luma_stdev(&base, &p->roi) <= n.tol)
+		out_set(o, OUT_INCONCLUSIVE, "the region is flat (luma standard deviation %.2f): contrast cannot show; "
+			"choose a test pattern or region in the board profile", stats_luma_stdev(&base, &p->roi));
+	if (k == K_CHROMA && n.mean <= n.tol)
+		out_set(o, OUT_INCONCLUSIVE, "no colour in the region (mean chroma magnitude %.2f): saturation cannot show",
+			n.mean);
+	if (o->kind != OUT_PASS)
+		goto done;
+
+	/* The first change (the value farthest from the original) measures the latency. */
+	if (!p->latency_done) {
+		int far = farthest(vals, np, p->orig);
+		set_value(p, vals[far]);
+		wait_for_effect(p, &base, n.tol_diff, &p->f, o);
+	}
+	for (int i = 0; i < np; i++) {
+		struct point *pt = &pts[i];
+		pt->v = set_value(p, vals[i]);
+		settle(p, &pt->fr);
+		struct frame_stats s;
+		stats_frame(&pt->fr, &p->roi, &s);
+		pt->stat = fn(&pt->fr, &p->roi, NULL);
+		pt->p_lo = stats_luma_percentile(&s, PCT_OUTLIERS);
+		pt->p_hi = stats_luma_percentile(&s, 100 - PCT_OUTLIERS);
+		pt->luma_clip = stats_luma_fraction_at_or_below(&s, Y_BLACK) + stats_luma_fraction_at_or_above(&s, Y_WHITE);
+		pt->chroma_clip = chroma_clip_fraction(&pt->fr, &p->roi, 0);
+		out_point(o, sname, (double)pt->v, pt->stat);
+	}
+	/* Back to the original value. */
+	set_value(p, p->orig);
+	settle(p, &p->f);
+	double back = fn(&p->f, &p->roi, NULL);
+	out_measure(o, "after return", back, sname);
+
+	/* Saturation: the minimum is grey. */
+	if (k == K_CHROMA && pts[0].stat > n.tol) {
+		out_set(o, OUT_FAIL, "expected %s at its minimum %lld to give grey (chroma <= %.2f), got mean chroma %.2f",
+			ctrl_name(p), (long long)pts[0].v, n.tol, pts[0].stat);
+		out_frames(o, &base, &pts[0].fr);
+	}
+	/* A luma control is a tone curve: no level may overtake a brighter one. */
+	if (o->kind == OUT_PASS && k != K_CHROMA) {
+		for (int i = 0; i < np; i++) {
+			unsigned lo, hi;
+			double mlo, mhi;
+			if (!tone_curve_monotonic(&base, &pts[i].fr, &p->roi, &n, &lo, &hi, &mlo, &mhi)) {
+				out_set(o, OUT_FAIL, "at %s = %lld the luma levels are not kept in order: pixels at %u "
+					"became %.0f (median), brighter pixels at %u became %.0f (wrap-around?)",
+					ctrl_name(p), (long long)pts[i].v, lo, mlo, hi, mhi);
+				out_frames(o, &base, &pts[i].fr);
+				break;
+			}
+		}
+	}
+	int rises = 0, excused = 0;
+	for (int i = 0; i + 1 < np && o->kind == OUT_PASS; i++) {
+		const struct point *a = &pts[i], *b = &pts[i + 1];
+		double d = b->stat - a->stat;
+		if (d > n.tol) {
+			rises++;
+			continue;
+		}
+		bool decrease = d < -n.tol;
+		if (step_excused(k, a, b, n.tol, decrease)) {
+			excused++;
+			continue;
+		}
+		if (decrease)
+			out_set(o, OUT_FAIL, "expected %s to rise (or stay, where clipped) from %s = %lld to %lld, "
+				"got %.2f -> %.2f (tolerance %.2f): inverted or wrapping effect",
+				sname, ctrl_name(p), (long long)a->v, (long long)b->v, a->stat, b->stat, n.tol);
+		else
+			out_set(o, OUT_FAIL, "expected %s to rise from %s = %lld to %lld (the region is not clipped), "
+				"got %.2f -> %.2f (tolerance %.2f): no visible effect",
+				sname, ctrl_name(p), (long long)a->v, (long long)b->v, a->stat, b->stat, n.tol);
+		out_frames(o, &a->fr, &b->fr);
+	}
+	if (o->kind == OUT_PASS && !rises)
+		out_set(o, OUT_INCONCLUSIVE, "the region is clipped over the whole sweep of %s (%d steps excused)",
+			ctrl_name(p), excused);
+	if (o->kind == OUT_PASS && fabs(back - n.mean) > n.tol) {
+		out_set(o, OUT_FAIL, "expected %s back at %.2f after returning %s to %lld, got %.2f (tolerance %.2f)",
+			sname, n.mean, ctrl_name(p), (long long)p->orig, back, n.tol);
+		out_frames(o, &base, &p->f);
+	}
+	if (o->kind == OUT_PASS)
+		snprintf(o->info, sizeof(o->info), "%s %.2f at %lld -> %.2f at %lld over %d points (%d clipped steps excused)",
+			 sname, pts[0].stat, (long long)pts[0].v, pts[np - 1].stat, (long long)pts[np - 1].v, np, excused);
+done:
+	for (int i = 0; i < SWEEP_POINTS; i++)
+		frame_free(&pts[i].fr);
+	frame_free(&base);
+	noise_free(&n);
+}
+
+/* ---------- hue ---------- */
+
+static double wrap180(double a)
+{
+	a = fmod(a + 180.0, 360.0);
+	if (a < 0)
+		a += 360.0;
+	return a - 180.0;
+}
+
+static double stat_hue_rot(const struct frame *f, const struct roi *r, const struct frame *ref)
+{
+	return stats_hue_rotation_deg(ref, f, r);
+}
+
+static void attempt_hue(struct probe *p, struct outcome *o)
+{
+	struct frame base = { 0 }, ref = { 0 };
+	struct noise n = { 0 }, nmag = { 0 };
+	int64_t vals[SWEEP_POINTS];
+	double rot[SWEEP_POINTS];
+	struct frame fr[SWEEP_POINTS];
+	memset(fr, 0, sizeof(fr));
+	int np = sweep_values(p->c, vals);
+
+	/* reference frame, then the rotation noise against it */
+	grab(p, &ref);
+	measure_noise(p, stat_chroma, NULL, HALF_CODE, &base, &nmag);
+	measure_noise(p, stat_hue_rot, &ref, 0, &base, &n);
+	const double mag = nmag.mean;
+	if (!(mag > nmag.tol) || !isfinite(n.mean)) {
+		out_set(o, OUT_INCONCLUSIVE, "no colour in the region (mean chroma magnitude %.2f): hue cannot show", mag);
+		goto done;
+	}
+	/* half a code value at the mean chroma radius, plus the noise */
+	const double tol = atan2(HALF_CODE, mag) * 180 / PI + NOISE_K * n.sd;
+	out_measure(o, "noise sd", n.sd, "degrees");
+	out_measure(o, "tolerance", tol, "degrees");
+	out_measure(o, "chroma magnitude", mag, "");
+	if (np < 2) {
+		out_set(o, OUT_INCONCLUSIVE, "%s has a single value", ctrl_name(p));
+		goto done;
+	}
+	if (!p->latency_done) {
+		set_value(p, vals[farthest(vals, np, p->orig)]);
+		wait_for_effect(p, &base, n.tol_diff, &p->f, o);
+	}
+	for (int i = 0; i < np; i++) {
+		vals[i] = set_value(p, vals[i]);
+		settle(p, &fr[i]);
+		rot[i] = stats_hue_rotation_deg(&ref, &fr[i], &p->roi);
+		if (!isfinite(rot[i])) {
+			out_set(o, OUT_INCONCLUSIVE, "at %s = %lld the region has no colour left", ctrl_name(p),
+				(long long)vals[i]);
+			goto done;
+		}
+	}
+	set_value(p, p->orig);
+	settle(p, &p->f);
+	double back = stats_hue_rotation_deg(&ref, &p->f, &p->roi);
+	out_measure(o, "rotation after return", back, "degrees");
+
+	/* Walk outwards from the original value on each side, unwrapping: the
+	 * rotation must grow by more than the tolerance at every step, in one
+	 * sense above the original value and in the other below it. */
+	int sense[2] = { 0, 0 };	/* below, above */
+	double unw[SWEEP_POINTS] = { 0 };	/* unwrapped rotations */
+	for (int side = 0; side < 2 && o->kind == OUT_PASS; side++) {
+		double prev = 0;
+		int64_t prev_v = p->orig;
+		for (int k = 0; k < np; k++) {
+			int i = side ? k : np - 1 - k;
+			if (side ? vals[i] <= p->orig : vals[i] >= p->orig)
+				continue;
+			double r = prev + wrap180(rot[i] - prev);
+			double step = r - prev;
+			int s = step > tol ? 1 : step < -tol ? -1 : 0;
+			if (!s || (sense[side] && s != sense[side])) {
+				out_set(o, OUT_FAIL, "expected the hue to keep rotating from %s = %lld to %lld, got %.1f -> %.1f "
+					"degrees (tolerance %.2f)%s", ctrl_name(p), (long long)prev_v, (long long)vals[i],
+					prev, r, tol, s ? ": the rotation turned back" : ": no rotation");
+				out_frames(o, &ref, &fr[i]);
+				break;
+			}
+			sense[side] = s;
+			unw[i] = r;
+			prev = r;
+			prev_v = vals[i];
+			out_point(o, "hue rotation (degrees)", (double)vals[i], r);
+		}
+	}
+	for (int i = 0; i < np; i++)
+		if (vals[i] == p->orig)
+			out_point(o, "hue rotation (degrees)", (double)vals[i], wrap180(rot[i]));
+	if (o->kind == OUT_PASS && sense[0] && sense[1] && sense[0] == sense[1])
+		out_set(o, OUT_FAIL, "expected opposite rotations below and above %s = %lld, got the same sense on both sides",
+			ctrl_name(p), (long long)p->orig);
+	if (o->kind == OUT_PASS && !sense[0] && !sense[1])
+		out_set(o, OUT_INCONCLUSIVE, "no sweep value other than the original");
+	if (o->kind == OUT_PASS && fabs(back) > tol) {
+		out_set(o, OUT_FAIL, "expected the hue back to the reference after returning %s to %lld, got a rotation "
+			"of %.2f degrees (tolerance %.2f)", ctrl_name(p), (long long)p->orig, back, tol);
+		out_frames(o, &ref, &p->f);
+	}
+	if (o->kind == OUT_PASS)
+		snprintf(o->info, sizeof(o->info), "hue rotation %.1f degrees at %lld, %.1f at %lld (unwrapped from %lld)",
+			 unw[0], (long long)vals[0], unw[np - 1], (long long)vals[np - 1], (long long)p->orig);
+done:
+	for (int i = 0; i < SWEEP_POINTS; i++)
+		frame_free(&fr[i]);
+	frame_free(&base);
+	frame_free(&ref);
+	noise_free(&n);
+	noise_free(&nmag);
+}
+
+/* ---------- flips ---------- */
+
+static void attempt_mirror(struct probe *p, struct outcome *o)
+{
+	const bool horizontal = p->c->q.id == V4L2_CID_HFLIP;
+	const enum mirror axis = horizontal ? MIRROR_H : MIRROR_V, other = horizontal ? MIRROR_V : MIRROR_H;
+	const char *axis_name = horizontal ? "left-right" : "top-bottom", *other_name = horizontal ? "top-bottom" : "left-right";
+	struct frame base = { 0 }, fl = { 0 };
+	struct noise n = { 0 };
+	measure_noise(p, stat_spread, NULL, HALF_CODE, &base, &n);
+	const double tol = n.tol_mad;
+	out_measure(o, "noise luma MAD", n.luma_mad_mean, "luma");
+	out_measure(o, "tolerance", tol, "luma");
+	double self = stats_luma_mad_local(&base, &base, &p->roi, axis, MIRROR_SHIFT);
+	if (stats_luma_stdev(&base, &p->roi) <= n.tol) {
+		out_set(o, OUT_INCONCLUSIVE, "the region is flat: a flip cannot show; choose a test pattern or region in "
+			"the board profile");
+		goto done;
+	}
+	if (self <= tol) {
+		out_set(o, OUT_INCONCLUSIVE, "the scene is %s symmetric in the region (MAD to its own mirror image %.2f, "
+			"tolerance %.2f): a flip cannot show; set a non-symmetric test pattern for %s in the board profile "
+			"(scene.%s.CONTROL = VALUE)", axis_name, self, tol, p->c->slug, p->c->slug);
+		goto done;
+	}
+	int64_t target = set_value(p, !p->orig);
+	if (!p->latency_done)
+		wait_for_effect(p, &base, n.tol_diff, &p->f, o);
+	settle(p, &fl);
+	/* each comparison forgiving displacements up to MIRROR_SHIFT pixels */
+	double right = stats_luma_mad_local(&fl, &base, &p->roi, axis, MIRROR_SHIFT);
+	double wrong = stats_luma_mad_local(&fl, &base, &p->roi, other, MIRROR_SHIFT);
+	double same = stats_luma_mad_local(&fl, &base, &p->roi, MIRROR_NONE, MIRROR_SHIFT);
+	out_point(o, "MAD to the reference", (double)target, same);
+	out_point(o, horizontal ? "MAD to the left-right mirrored reference" : "MAD to the top-bottom mirrored reference",
+		  (double)target, right);
+	out_point(o, horizontal ? "MAD to the top-bottom mirrored reference" : "MAD to the left-right mirrored reference",
+		  (double)target, wrong);
+	set_value(p, p->orig);
+	settle(p, &p->f);
+	double back = stats_luma_mad_local(&p->f, &base, &p->roi, MIRROR_NONE, MIRROR_SHIFT);
+	out_measure(o, "MAD after return", back, "luma");
+	if (same <= tol) {
+		out_set(o, OUT_FAIL, "expected %s = %lld to change the image, got the reference (MAD %.2f, tolerance %.2f): "
+			"no visible effect", ctrl_name(p), (long long)target, same, tol);
+		out_frames(o, &base, &fl);
+	} else if (right > tol) {
+		out_set(o, OUT_FAIL, "expected the %s mirror image of the reference with %s = %lld, got MAD %.2f to it "
+			"(tolerance %.2f)%s", axis_name, ctrl_name(p), (long long)target, right, tol,
+			wrong <= tol ? v_fmt(": it is the %s mirror image (flips on the wrong axis)", other_name) : "");
+		out_frames(o, &base, &fl);
+	} else if (wrong <= tol) {
+		out_set(o, OUT_INCONCLUSIVE, "the %s and %s mirror images look the same in the region: the axis cannot be told",
+			axis_name, other_name);
+	} else if (back > tol) {
+		out_set(o, OUT_FAIL, "expected the reference image back after returning %s to %lld, got MAD %.2f "
+			"(tolerance %.2f)", ctrl_name(p), (long long)p->orig, back, tol);
+		out_frames(o, &base, &p->f);
+	}
+	if (o->kind == OUT_PASS)
+		snprintf(o->info, sizeof(o->info), "MAD to the %s mirror %.2f, to the %s mirror %.2f, to the reference %.2f "
+			 "(displacements up to %d pixels forgiven; tolerance %.2f)", axis_name, right, other_name, wrong, same,
+			 MIRROR_SHIFT, tol);
+done:
+	frame_free(&base);
+	frame_free(&fl);
+	noise_free(&n);
+}
+
+/* ---------- menus whose items are pictures ---------- */
+
+static void attempt_distinct(struct probe *p, struct outcome *o)
+{
+	struct frame base = { 0 };
+	struct frame fr[MAX_ITEMS];
+	int64_t items[MAX_ITEMS];
+	int ni = 0;
+	memset(fr, 0, sizeof(fr));
+	for (size_t i = 0; i < p->c->n_menu && ni < MAX_ITEMS; i++)
+		if (!p->c->menu[i].err)
+			items[ni++] = p->c->menu[i].index;
+	struct noise n = { 0 };
+	measure_noise(p, NULL, NULL, HALF_CODE, &base, &n);
+	const double tol = n.tol_diff;
+	out_measure(o, "noise frame difference", n.diff_mean, "");
+	out_measure(o, "tolerance", tol, "");
+	if (ni < 2) {
+		out_set(o, OUT_INCONCLUSIVE, "%s has fewer than two items", ctrl_name(p));
+		goto done;
+	}
+	for (int i = 0; i < ni; i++) {
+		set_value(p, items[i]);
+		if (!p->latency_done && items[i] != p->orig)
+			wait_for_effect(p, &base, tol, &p->f, o);
+		settle(p, &fr[i]);
+		out_point(o, "frame difference to the original item", (double)items[i],
+			  stats_frame_difference(&base, &fr[i], &p->roi));
+	}
+	set_value(p, p->orig);
+	settle(p, &p->f);
+	double back = stats_frame_difference(&base, &p->f, &p->roi);
+	char same[512] = "";
+	int nsame = 0;
+	for (int i = 0; i < ni; i++)
+		for (int j = i + 1; j < ni; j++) {
+			double d = stats_frame_difference(&fr[i], &fr[j], &p->roi);
+			if (d <= tol) {
+				if (!nsame)
+					out_frames(o, &fr[i], &fr[j]);
+				size_t l = strlen(same);
+				if (l < sizeof(same) - 64)
+					snprintf(same + l, sizeof(same) - l, "%s%lld '%s' = %lld '%s' (%.2f)", nsame ? ", " : "",
+						 (long long)items[i], p->c->menu[items[i] - p->c->q.minimum].name,
+						 (long long)items[j], p->c->menu[items[j] - p->c->q.minimum].name, d);
+				nsame++;
+			}
+		}
+	if (nsame)
+		out_set(o, OUT_FAIL, "expected every item of %s to give a distinct image, got %d pair(s) alike "
+			"(frame difference <= %.2f): %s", ctrl_name(p), nsame, tol, same);
+	else if (back > tol) {
+		out_set(o, OUT_FAIL, "expected the original image back after returning %s to %lld, got frame difference "
+			"%.2f (tolerance %.2f)", ctrl_name(p), (long long)p->orig, back, tol);
+		out_frames(o, &base, &p->f);
+	}
+	if (o->kind == OUT_PASS)
+		snprintf(o->info, sizeof(o->info), "%d items, all distinct", ni);
+done:
+	for (int i = 0; i < MAX_ITEMS; i++)
+		frame_free(&fr[i]);
+	frame_free(&base);
+	noise_free(&n);
+}
+
+/* ---------- running an attempt, once more on failure ---------- */
+
+typedef void (*attempt_fn)(struct probe *p, struct outcome *o);
+
+static void save_artifacts(const struct probe *p, const struct outcome *o)
+{
+	if (!o->have_frames)
+		return;
+	char base[200];
+	snprintf(base, sizeof(base), "%s", p->cx->name);
+	for (char *c = base; *c; c++)
+		if (*c == '/')
+			*c = '_';
+	const char *dir = v_artifact_dir();
+	const struct frame *fr[2] = { &o->before, &o->after };
+	static const char *const tag[2] = { "before", "after" };
+	for (int i = 0; i < 2; i++) {
+		char path[1400], rel[400];
+		snprintf(rel, sizeof(rel), "%s-%s.%s", base, tag[i], fr[i]->has_chroma ? "ppm" : "pgm");
+		snprintf(path, sizeof(path), "%s/%s", dir, rel);
+		if (!frame_write_pnm(fr[i], path)) {
+			char a[420];
+			snprintf(a, sizeof(a), "artifacts/%s", rel);
+			v_artifact(a);
+		}
+	}
+}
+
+static void record(const struct outcome *o)
+{
+	for (int i = 0; i < o->nm; i++)
+		v_measure(o->m[i].name, o->m[i].v, o->m[i].unit);
+	for (int i = 0; i < o->npt; i++)
+		v_point(o->pt[i].series, o->pt[i].x, o->pt[i].y);
+}
+
+static void run_probe(const struct check_ctx *cx, attempt_fn fn)
+{
+	static struct probe p;
+	static struct outcome first, second;
+	memset(&first, 0, sizeof(first));
+	memset(&second, 0, sizeof(second));
+	probe_begin(&p, cx);
+	fn(&p, &first);
+	struct outcome *fin = &first;
+	if (first.kind == OUT_FAIL) {
+		/* once more, from the original value */
+		set_value(&p, p.orig);
+		settle(&p, &p.f);
+		fn(&p, &second);
+		fin = &second;
+		if (second.kind == OUT_PASS)
+			v_warn("passed on the second attempt; the first failed: %s", first.msg);
+	}
+	record(fin);
+	if (p.latency_done)
+		v_measure("latency", p.latency, "frames");
+	if (fin->kind == OUT_FAIL)
+		save_artifacts(&p, fin);
+	set_value(&p, p.orig);
+	probe_end(&p);
+	if (fin->info[0])
+		v_info("%s", fin->info);
+	char msg[sizeof(fin->msg)];
+	snprintf(msg, sizeof(msg), "%s", fin->msg);
+	enum outcome_kind k = fin->kind;
+	out_free(&first);
+	out_free(&second);
+	if (k == OUT_FAIL)
+		ck_abort_msg("%s", msg);
+	if (k == OUT_INCONCLUSIVE)
+		v_skip("inconclusive: %s", msg);
+}
+
+/* ---------- gain and exposure: manual mode first ---------- */
+
+static bool query_flags(const struct dev *d, uint32_t id, uint32_t *flags)
+{
+	struct v4l2_query_ext_ctrl q = { .id = id };
+	if (dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q)) {
+		struct v4l2_queryctrl qc = { .id = id };
+		if (dev_ioctl(d, VIDIOC_QUERYCTRL, &qc))
+			return false;
+		*flags = qc.flags;
+		return true;
+	}
+	*flags = q.flags;
+	return true;
+}
+
+/* The auto control that makes this one inactive, and its manual value. */
+static bool auto_of(uint32_t id, uint32_t *auto_id, int32_t *manual)
+{
+	switch (id) {
+	case V4L2_CID_GAIN:
+	case V4L2_CID_ANALOGUE_GAIN:
+	case V4L2_CID_DIGITAL_GAIN:
+		*auto_id = V4L2_CID_AUTOGAIN;
+		*manual = 0;
+		return true;
+	case V4L2_CID_EXPOSURE:
+	case V4L2_CID_EXPOSURE_ABSOLUTE:
+		*auto_id = V4L2_CID_EXPOSURE_AUTO;
+		*manual = V4L2_EXPOSURE_MANUAL;
+		return true;
+	}
+	return false;
+}
+
+static void make_manual(const struct check_ctx *cx)
+{
+	uint32_t flags = 0, aid;
+	int32_t manual;
+	if (!query_flags(cx->dev, cx->ctrl->q.id, &flags) || !(flags & V4L2_CTRL_FLAG_INACTIVE))
+		return;
+	if (auto_of(cx->ctrl->q.id, &aid, &manual)) {
+		struct v4l2_control c = { aid, manual };
+		int e = dev_ioctl(cx->dev, VIDIOC_S_CTRL, &c);
+		if (!e)
+			v_info("set control 0x%08x to %d (manual) first", aid, manual);
+	}
+	if (query_flags(cx->dev, cx->ctrl->q.id, &flags) && (flags & V4L2_CTRL_FLAG_INACTIVE))
+		v_skip("inconclusive: %s is inactive (its automatic mode could not be turned off)", cx->ctrl->q.name);
+}
+
+/* ---------- check functions ---------- */
+
+static void attempt_luma(struct probe *p, struct outcome *o) { attempt_sweep(p, K_LUMA, o); }
+static void attempt_spread(struct probe *p, struct outcome *o) { attempt_sweep(p, K_SPREAD, o); }
+static void attempt_chroma(struct probe *p, struct outcome *o) { attempt_sweep(p, K_CHROMA, o); }
+
+static void luma_up(const struct check_ctx *cx)
+{
+	make_manual(cx);
+	run_probe(cx, attempt_luma);
+}
+
+static void spread_up(const struct check_ctx *cx) { run_probe(cx, attempt_spread); }
+static void chroma_up(const struct check_ctx *cx) { run_probe(cx, attempt_chroma); }
+static void hue_rotates(const struct check_ctx *cx) { run_probe(cx, attempt_hue); }
+static void mirror(const struct check_ctx *cx) { run_probe(cx, attempt_mirror); }
+static void distinct_items(const struct check_ctx *cx) { run_probe(cx, attempt_distinct); }
+
+/* Informational: does the control change the picture at all? */
+static void visible_effect(const struct check_ctx *cx)
+{
+	static struct probe p;
+	probe_begin(&p, cx);
+	struct frame base = { 0 };
+	struct noise n = { 0 };
+	measure_noise(&p, NULL, NULL, HALF_CODE, &base, &n);
+	noise_free(&n);
+	int64_t other;
+	if (!ctrl_other_value(p.c, p.orig, &other)) {
+		probe_end(&p);
+		v_skip("%s has a single value", p.c->q.name);
+	}
+	int64_t w = other;
+	int e = ctrl_set_scalar(cx->dev, p.c, &w);
+	if (e) {
+		probe_end(&p);
+		v_skip("informational: %s = %lld cannot be set while streaming (%s)", p.c->q.name, (long long)other,
+		       errno_name(e));
+	}
+	/* Within the queue plus max-latency frames; a capture error (error
+	 * injection controls) is reported, not failed. */
+	const uint32_t mark = capture_mark(&p.cap);
+	const unsigned window = p.cap.queued + p.prof->max_latency + 1;
+	double diff = 0;
+	int latency = -1;
+	for (unsigned k = 0; k < window; k++) {
+		if (capture_next(&p.cap, &p.f)) {
+			char why[256];
+			snprintf(why, sizeof(why), "%s", p.cap.err);
+			w = p.orig;
+			ctrl_set_scalar(cx->dev, p.c, &w);
+			probe_end(&p);
+			frame_free(&base);
+			v_skip("informational: capture stopped with %s = %lld: %s", p.c->q.name, (long long)other, why);
+		}
+		diff = stats_frame_difference(&base, &p.f, &p.roi);
+		if (diff > n.tol_diff) {
+			latency = (int)(p.f.sequence - mark);
+			break;
+		}
+	}
+	w = p.orig;
+	e = ctrl_set_scalar(cx->dev, p.c, &w);
+	double back = NAN;
+	if (!e && !capture_settle_after_change(&p.cap, latency > 0 ? (unsigned)latency : 0, &p.f))
+		back = stats_frame_difference(&base, &p.f, &p.roi);
+	v_measure("frame difference", diff, "");
+	v_measure("tolerance", n.tol_diff, "");
+	const bool listed = profile_is_no_effect(p.prof, p.c->slug, p.c->q.id);
+	if (latency >= 0) {
+		v_measure("latency", latency, "frames");
+		v_point("frame difference to the original value", (double)w, 0);
+		v_point("frame difference to the original value", (double)other, diff);
+		if (back > n.tol_diff || isnan(back))
+			v_info("the image did not come back after returning %s to %lld (frame difference %.2f, tolerance "
+			       "%.2f)", p.c->q.name, (long long)p.orig, back, n.tol_diff);
+		if (listed)
+			v_info("the board profile lists %s as 'no visible effect', but the image changed", p.c->slug);
+		v_info("visible effect: %s = %lld changes the region (frame difference %.2f, tolerance %.2f, "
+		       "after %d frames)", p.c->q.name, (long long)other, diff, n.tol_diff, latency);
+		probe_end(&p);
+		frame_free(&base);
+		return;
+	}
+	probe_end(&p);
+	frame_free(&base);
+	v_skip("informational: no visible effect of %s = %lld in the region (frame difference %.2f, tolerance %.2f)",
+	       p.c->q.name, (long long)other, diff, n.tol_diff);
+}
+
+/* ---------- applicability ---------- */
+
+static bool probe_target(const struct ctrl *c, const char **why)
+{
+	const struct profile *pr = profile_load_or_exit(g_opts.profile);
+	if (c->excluded || !ctrl_writable(&c->q) || !ctrl_readable(&c->q) || ctrl_has_payload(&c->q))
+		return false;
+	if (profile_is_no_effect(pr, c->slug, c->q.id)) {
+		*why = "not applicable: the board profile lists it as 'no visible effect'";
+		return false;
+	}
+	return true;
+}
+
+static bool is_integer(const struct ctrl *c)
+{
+	return c->q.type == V4L2_CTRL_TYPE_INTEGER || c->q.type == V4L2_CTRL_TYPE_INTEGER64;
+}
+
+static bool luma_applies(const struct ctrl *c, const struct ctrl_model *m, const char **why)
+{
+	switch (c->q.id) {
+	case V4L2_CID_BRIGHTNESS:
+	case V4L2_CID_GAIN:
+	case V4L2_CID_ANALOGUE_GAIN:
+	case V4L2_CID_DIGITAL_GAIN:
+	case V4L2_CID_EXPOSURE:
+	case V4L2_CID_EXPOSURE_ABSOLUTE:
+		return is_integer(c) && probe_target(c, why);
+	}
+	return false;
+}
+
+static bool spread_applies(const struct ctrl *c, const struct ctrl_model *m, const char **why)
+{
+	return c->q.id == V4L2_CID_CONTRAST && is_integer(c) && probe_target(c, why);
+}
+
+static bool chroma_applies(const struct ctrl *c, const struct ctrl_model *m, const char **why)
+{
+	return c->q.id == V4L2_CID_SATURATION && is_integer(c) && probe_target(c, why);
+}
+
+static bool hue_applies(const struct ctrl *c, const struct ctrl_model *m, const char **why)
+{
+	return c->q.id == V4L2_CID_HUE && is_integer(c) && probe_target(c, why);
+}
+
+static bool mirror_applies(const struct ctrl *c, const struct ctrl_model *m, const char **why)
+{
+	return (c->q.id == V4L2_CID_HFLIP || c->q.id == V4L2_CID_VFLIP) && c->q.type == V4L2_CTRL_TYPE_BOOLEAN &&
+	       probe_target(c, why);
+}
+
+static bool is_picture_menu(const struct ctrl *c)
+{
+	const struct profile *pr = profile_load_or_exit(g_opts.profile);
+	return ctrl_type_is_menu(c->q.type) &&
+	       (c->q.id == V4L2_CID_TEST_PATTERN || profile_is_distinct_items(pr, c->slug, c->q.id));
+}
+
+static bool distinct_applies(const struct ctrl *c, const struct ctrl_model *m, const char **why)
+{
+	return is_picture_menu(c) && probe_target(c, why);
+}
+
+static bool has_specific_probe(const struct ctrl *c)
+{
+	const char *why = NULL;
+	return luma_applies(c, NULL, &why) || spread_applies(c, NULL, &why) || chroma_applies(c, NULL, &why) ||
+	       hue_applies(c, NULL, &why) || mirror_applies(c, NULL, &why) || distinct_applies(c, NULL, &why) || why;
+}
+
+static bool visible_applies(const struct ctrl *c, const struct ctrl_model *m, const char **why)
+{
+	if (!ctrl_settable_scalar(c) || has_specific_probe(c))
+		return false;
+	return probe_target(c, why);
+}
+
+static const struct check_def checks[] = {
+	{ "probe/luma-up", "S18", "raising brightness (gain, exposure) raises the mean luma, monotonic from minimum to maximum; "
+	  "the original value brings it back", CHECK_PER_CONTROL, luma_up, luma_applies, NULL, 180, true },
+	{ "probe/spread-up", "S18", "raising contrast raises the luma spread (standard deviation), levels stay in order; "
+	  "the original value brings it back", CHECK_PER_CONTROL, spread_up, spread_applies, NULL, 180, true },
+	{ "probe/chroma-up", "S18", "saturation at its minimum gives grey and raising it raises the chroma; "
+	  "the original value brings it back", CHECK_PER_CONTROL, chroma_up, chroma_applies, NULL, 180, true },
+	{ "probe/hue-rotates", "S18", "hue rotates the colours, one sense above the original value and the other below; "
+	  "the original value brings them back", CHECK_PER_CONTROL, hue_rotates, hue_applies, NULL, 180, true },
+	{ "probe/mirror", "S18", "horizontal/vertical flip gives the mirror image of the reference on its own axis, not "
+	  "the other; the original value brings the reference back", CHECK_PER_CONTROL, mirror, mirror_applies, NULL, 120, true },
+	{ "probe/distinct-items", "S18", "every item of a picture menu (test pattern) gives a distinct image",
+	  CHECK_PER_CONTROL, distinct_items, distinct_applies, NULL, 300, true },
+	{ "probe/visible-effect", "S18", "informational: does changing the control change the picture at all",
+	  CHECK_PER_CONTROL, visible_effect, visible_applies, NULL, 90, true },
+};
+SUITE(suite_probe, "probe", "frame-statistics probes", checks);
