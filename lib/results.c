@@ -32,6 +32,18 @@ void results_counts(const struct result_set *rs, size_t counts[4])
 		counts[rs->r[i].verdict]++;
 }
 
+/* Length of the valid UTF-8 sequence starting at p (lead byte >= 0x80), 0 if invalid. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n = (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+	if (n == 2 && *p < 0xc2)
+		return 0;	/* overlong */
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -42,11 +54,17 @@ void json_str(FILE *f, const char *s)
 		case '\n': fputs("\\n", f); break;
 		case '\t': fputs("\\t", f); break;
 		case '\r': fputs("\\r", f); break;
-		default:
-			if (*p < 0x20 || *p >= 0x7f)	/* driver strings may be anything */
+		default: {
+			size_t n = *p >= 0x80 ? utf8_len(p) : 0;
+			if (n) {		/* valid UTF-8 ("§18") goes through as it is */
+				fwrite(p, 1, n, f);
+				p += n - 1;
+			} else if (*p < 0x20 || *p >= 0x7f) {	/* driver strings may be anything */
 				fprintf(f, "\\u%04x", *p);
-			else
+			} else {
 				fputc(*p, f);
+			}
+		}
 		}
 	}
 	fputc('"', f);

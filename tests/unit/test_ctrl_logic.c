@@ -108,9 +108,9 @@ START_TEST(json_escaping)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	json_str(f, "a\"b\\c\nd\x01\xff");
+	json_str(f, "a\"b\\c\nd\x01\xff \xc2\xa7" "18 \xc2");
 	fclose(f);
-	ck_assert_str_eq(buf, "\"a\\\"b\\\\c\\nd\\u0001\\u00ff\"");
+	ck_assert_str_eq(buf, "\"a\\\"b\\\\c\\nd\\u0001\\u00ff \xc2\xa7" "18 \\u00c2\"");
 	free(buf);
 }
 END_TEST
