@@ -45,9 +45,9 @@ $(CONFORM): $(SUITE_OBJS) $(BUILD)/libv4l2c.a
 	@mkdir -p $(dir $@)
 	$(CC) -static -o $@ $(SUITE_OBJS) $(BUILD)/libv4l2c.a $(STATIC_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libv4l2c.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit_run.c tests/unit/unit.h $(BUILD)/libv4l2c.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libv4l2c.a $(STATIC_LIBS)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< tests/unit/unit_run.c $(BUILD)/libv4l2c.a $(STATIC_LIBS)
 
 list: all
 	$(CONFORM) --list

@@ -4,6 +4,7 @@
 #include "ctrl_value.h"
 #include "results.h"
 #include <check.h>
+#include "unit.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,9 +127,5 @@ int main(void)
 	tcase_add_test(tc, slugs);
 	tcase_add_test(tc, json_escaping);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

@@ -5,6 +5,7 @@
 #include "events.h"
 #include "ext_ctrls.h"
 #include <check.h>
+#include "unit.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,9 +142,5 @@ int main(void)
 	tcase_add_test(tc, batch_entries);
 	tcase_add_test(tc, event_strings);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

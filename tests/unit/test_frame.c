@@ -1,5 +1,6 @@
 /* Host unit tests: frame layouts and conversion into planar Y'CbCr 4:2:0. */
 #include <check.h>
+#include "unit.h"
 #include <errno.h>
 #include <linux/videodev2.h>
 #include <math.h>
@@ -320,9 +321,5 @@ int main(void)
 	tcase_add_test(tc, test_odd_size_rgb);
 	tcase_add_test(tc, test_write_pnm);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

@@ -1,5 +1,6 @@
 /* Host unit tests: board profile parser (lib/profile.c). */
 #include <check.h>
+#include "unit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,9 +182,5 @@ int main(void)
 	tcase_add_test(tc, test_load_file);
 	tcase_add_exit_test(tc, test_load_or_exit_exits_2, 2);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

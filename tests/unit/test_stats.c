@@ -1,5 +1,6 @@
 /* Host unit tests: frame statistics on synthetic frames. */
 #include <check.h>
+#include "unit.h"
 #include <linux/videodev2.h>
 #include <math.h>
 #include <stdlib.h>
@@ -520,9 +521,5 @@ int main(void)
 	tcase_add_test(tc, test_rgb_means_odd_region);
 	tcase_add_test(tc, test_bad_region);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }
