@@ -343,14 +343,10 @@ static void different_controls(const struct check_ctx *cx)
 	v_info("%zu threads, one control each", n);
 }
 
-/* ---------- processes ---------- */
-
-struct shared {
-	struct report r[8];
-	int last[8];
-};
-
-static void processes(const struct check_ctx *cx)
+/* The control several writers fight over: an integer if there is one (the
+ * most values to tell apart), else any plain control; ends the check as
+ * 'skip' when nothing can change. */
+static const struct ctrl *pick_shared_control(const struct check_ctx *cx, struct valset *vs)
 {
 	const struct ctrl *c = NULL;
 	for (size_t i = 0; i < cx->model->n && !c; i++)
@@ -361,9 +357,22 @@ static void processes(const struct check_ctx *cx)
 		c = pick[0];
 	if (!c)
 		v_skip("no control whose value can be changed");
-	struct valset vs;
-	if (!valset_build(cx, c, &vs))
+	if (!valset_build(cx, c, vs))
 		v_skip("%s has a single value", c->q.name);
+	return c;
+}
+
+/* ---------- processes ---------- */
+
+struct shared {
+	struct report r[8];
+	int last[8];
+};
+
+static void processes(const struct check_ctx *cx)
+{
+	struct valset vs;
+	pick_shared_control(cx, &vs);
 	struct shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ck_assert(sh != MAP_FAILED);
 	memset(sh, 0, sizeof(*sh));
@@ -405,18 +414,8 @@ static void processes(const struct check_ctx *cx)
 
 static void events_load(const struct check_ctx *cx)
 {
-	const struct ctrl *c = NULL;
-	for (size_t i = 0; i < cx->model->n && !c; i++)
-		if (ext_plain(&cx->model->c[i]) && cx->model->c[i].q.type == V4L2_CTRL_TYPE_INTEGER)
-			c = &cx->model->c[i];
-	const struct ctrl *pick[1];
-	if (!c && ext_pick_plain(cx->model, 0, NULL, 0, pick, 1))
-		c = pick[0];
-	if (!c)
-		v_skip("no control whose value can be changed");
 	struct valset vs;
-	if (!valset_build(cx, c, &vs))
-		v_skip("%s has a single value", c->q.name);
+	const struct ctrl *c = pick_shared_control(cx, &vs);
 	expect_ok(ev_subscribe(cx->dev, c->q.id, 0), "SUBSCRIBE %s", c->q.name);
 	struct worker ws[2];
 	pthread_t th[2];
