@@ -1,17 +1,29 @@
 #!/bin/sh
 # Install, with apt-get, the Debian packages a target needs; packages already
 # installed cost one dpkg query. usage: deps.sh GROUP...
-#   build  compiler, Check, libv4l (static libraries included)
-#   vboard QEMU, busybox-static, kmod, cpio (the virtual board)
-#   test   pytest for the harness
-#   driver kernel headers are handled by fetch-kernel.sh --headers
+#   build    compiler, Check, libv4l (static libraries included)
+#   vboard   QEMU, busybox-static, kmod, cpio (the virtual board)
+#   test     pytest for the harness
+#   lava     lava-dispatcher, lava-common (lava-run, the job schema), python3-django
+#            (lava-server's submission schema, see lava-jobs/lava_schemas.py),
+#            u-boot-tools and telnet (mkimage, and the serial console command
+#            of the lab device dictionaries: LAVA checks for both)
+#   arm64    the arm64 cross toolchain and libraries (Check, libv4l) and
+#            qemu-system-aarch64; adds the arm64 architecture to dpkg
+#   lavacli  lavacli, to submit jobs to a lava-server (the nightly)
+# Kernel headers for the fixture driver: fixtures/vboard/fetch-kernel.sh --headers.
 set -eu
-pkgs=""
+pkgs="" need_arm64=0
 for g in "$@"; do
     case "$g" in
-        build)  pkgs="$pkgs gcc make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
-        vboard) pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils" ;;
-        test)   pkgs="$pkgs python3 python3-pytest" ;;
+        build)   pkgs="$pkgs gcc make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
+        vboard)  pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils file" ;;
+        test)    pkgs="$pkgs python3 python3-pytest" ;;
+        lava)    pkgs="$pkgs lava-dispatcher lava-common python3-django u-boot-tools telnet" ;;
+        arm64)   need_arm64=1
+                 pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm pkg-config"
+                 pkgs="$pkgs check:arm64 libsubunit-dev:arm64 libv4l-dev:arm64 libjpeg-dev:arm64" ;;
+        lavacli) pkgs="$pkgs lavacli" ;;
         *) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;;
     esac
 done
@@ -24,8 +36,12 @@ if [ "$(id -u)" != 0 ]; then
     echo "deps.sh: missing packages:$missing (run as root, or install them)" >&2
     exit 2
 fi
-echo "deps: apt-get install$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+if [ "$need_arm64" = 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    echo "deps: dpkg --add-architecture arm64" >&2
+    dpkg --add-architecture arm64
+fi
+echo "deps: apt-get install$missing" >&2
 apt-get update -q >&2 || true
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >&2

@@ -1,0 +1,58 @@
+#!/bin/sh
+# The arm64 virtual board: qemu-system-aarch64 (-M virt, -cpu max, TCG) with
+# Debian's arm64 kernel (linux-image-arm64's dependency, resolved at build
+# time), arm64 busybox-static and vivid, reusing fixtures/vboard's scripts.
+#   arm64-board.sh build [FILE[:DEST]...]   fetch (cached) and build the initramfs
+#                                           with build-arm64/bin/* and FILEs in it
+#   arm64-board.sh run SHARE_DIR [TIMEOUT]  boot once and run SHARE_DIR/job.sh
+# Artifacts: $VBOARD_OUT (default build-arm64/vboard)/{vmlinuz,initramfs.cpio.gz,kernel.release}
+# Needs `dpkg --add-architecture arm64` (tools/deps.sh arm64 does it).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+vb=$top/fixtures/vboard
+cache=${VBOARD_CACHE:-$vb/cache}
+out=${VBOARD_OUT:-$top/build-arm64/vboard}
+bins=${ARM64_BINS:-$top/build-arm64/bin}
+cmd=${1:-}; [ $# -gt 0 ] && shift
+export VBOARD_ARCH=arm64
+
+busybox_arm64() {
+    d=$cache/busybox-arm64
+    if [ ! -x "$d/root/bin/busybox" ]; then
+        echo "arm64-board: downloading busybox-static:arm64" >&2
+        rm -rf "$d"; mkdir -p "$d"
+        (cd "$d" && apt-get download -q busybox-static:arm64 >&2 2>/dev/null) ||
+            (cd "$d" && apt-get download busybox-static:arm64 >&2)
+        dpkg-deb -x "$d"/busybox-static_*.deb "$d/root"
+        rm -f "$d"/*.deb
+    fi
+    echo "$d/root/bin/busybox"
+}
+
+case "$cmd" in
+build)
+    rel=$("$vb/fetch-kernel.sh" "$cache")
+    kroot=$cache/kernel-$rel/root
+    mkdir -p "$out"
+    cp "$kroot/boot/vmlinuz-$rel" "$out/vmlinuz"
+    echo "$rel" > "$out/kernel.release"
+    extras=""
+    for f in "$bins"/*; do [ -f "$f" ] && [ -x "$f" ] && extras="$extras $f"; done
+    # shellcheck disable=SC2086
+    VBOARD_BUSYBOX=$(busybox_arm64) "$vb/mkinitramfs.sh" "$kroot" "$rel" "$out/initramfs.cpio.gz" $extras "$@"
+    echo "arm64-board: kernel $rel, initramfs $(du -h "$out/initramfs.cpio.gz" | cut -f1)" >&2
+    ;;
+run)
+    [ -f "$out/initramfs.cpio.gz" ] || { echo "arm64-board: not built; run '$0 build' first" >&2; exit 2; }
+    # pauth-impdef: the architected pointer-authentication algorithm costs
+    # a lot under TCG; the implementation-defined one is much faster.
+    VBOARD_QEMU=qemu-system-aarch64 VBOARD_MACHINE="-M virt" \
+    VBOARD_CPU=${VBOARD_CPU:-max,pauth-impdef=on} VBOARD_CONSOLE=ttyAMA0 \
+        exec "$vb/run-vm.sh" "$out/vmlinuz" "$out/initramfs.cpio.gz" "$@"
+    ;;
+*)
+    echo "usage: arm64-board.sh build [FILE[:DEST]...] | run SHARE_DIR [TIMEOUT_S]" >&2
+    exit 2
+    ;;
+esac

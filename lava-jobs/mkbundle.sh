@@ -1,0 +1,21 @@
+#!/bin/sh
+# The suite bundle LAVA lays over a board's ramdisk: usr/bin/v4l2-conform (the
+# static suite binary), usr/bin/v4l2-conform-lava (the LAVA wrapper) and the
+# suite's board profiles (fixtures/boards/*.profile, for --profile) in
+# usr/share/v4l2-conform/profiles/.
+# usage: mkbundle.sh SUITE_BINARY OUT.tar.gz
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+bin=$1 out=$2
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/usr/bin" "$(dirname "$out")"
+cp -L "$bin" "$stage/usr/bin/v4l2-conform"
+cp "$here/testdefs/v4l2-conform-lava.sh" "$stage/usr/bin/v4l2-conform-lava"
+chmod 755 "$stage/usr/bin/v4l2-conform" "$stage/usr/bin/v4l2-conform-lava"
+mkdir -p "$stage/usr/share/v4l2-conform/profiles"
+for f in "$here"/../fixtures/boards/*.profile; do
+    [ -f "$f" ] && cp "$f" "$stage/usr/share/v4l2-conform/profiles/"
+done
+tar -C "$stage" --owner=0 --group=0 --numeric-owner -czf "$out.tmp" usr
+mv "$out.tmp" "$out"
