@@ -1,0 +1,260 @@
+"""The fixture driver's bug catalogue and its self-test runs.
+
+fixtures/drivers/v4l2c-fixture/bugs.tsv lists the bugs the fixture module can
+inject (bug=NAME). Here: read the catalogue, run every bug on the virtual
+board in a few batched boots (one boot loads and unloads the module once per
+bug), decide whether v4l2-conform and v4l2-compliance caught each bug, and
+write the side-by-side detection table.
+"""
+import csv
+import fnmatch
+import json
+import re
+import subprocess
+import threading
+from pathlib import Path
+
+import vboard
+
+DRIVER_DIR = vboard.TOP / "fixtures" / "drivers" / "v4l2c-fixture"
+CATALOGUE = DRIVER_DIR / "bugs.tsv"
+BUGS_H = DRIVER_DIR / "fx_bugs.h"
+MODULE = DRIVER_DIR / "v4l2c_fixture.ko"
+# What the frame probes need to know about the fixture's picture.
+PROFILE = vboard.TOP / "fixtures" / "boards" / "v4l2c-fixture.profile"
+COLUMNS = ["bug", "kind", "rule", "expected_checks", "status", "description"]
+KINDS = ("ioctl", "image")
+STATUSES = ("caught", "uncaught", "warn")
+BASELINE = "none"
+# Warnings that come from the emulated board, not from the bug: kernel timing
+# messages under TCG and probes that passed on their retry. They never make a
+# 'warn' bug's result, unless its patterns name them.
+NOISE_WARNINGS = ("kernel/*", "probe/*")
+
+
+def read_catalogue(path=CATALOGUE):
+    """bugs.tsv rows as dicts; 'patterns' and 'rules' split into lists."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    for r in rows:
+        r["patterns"] = [p.strip() for p in r["expected_checks"].split(",") if p.strip()]
+        r["rules"] = [p.strip() for p in r["rule"].split(",") if p.strip()]
+    return rows
+
+
+def driver_bug_names(path=BUGS_H):
+    """The names the module's bug= parameter accepts (fx_bugs.h)."""
+    return re.findall(r'^\s*X\(\w+,\s*"([^"]+)"\)', path.read_text(), re.M)
+
+
+def build_module():
+    """make fixture-driver: headers for the board's kernel, then kbuild."""
+    subprocess.run(["make", "-C", str(vboard.TOP), "-s", "fixture-driver"], check=True)
+    return MODULE
+
+
+def batch_script(bugs, device="/dev/video0", conform_args=""):
+    """One boot: for every bug, load the module with it, run v4l2-conform and
+    v4l2-compliance, unload. Each bug's files go to /share/res/<bug>/, with
+    the kernel log of just that bug (dmesg -c) so a warning is attributed."""
+    lines = [
+        "set -u",
+        "for m in videodev videobuf2-common videobuf2-v4l2 videobuf2-vmalloc; do modprobe $m; done",
+        "mkdir -p /share/res; dmesg -c > /share/res/boot-dmesg.txt",
+        "run_bug() {",
+        "  d=/share/res/$1; mkdir -p $d",
+        "  if ! insmod /share/v4l2c_fixture.ko bug=$1; then echo failed > $d/insmod; return; fi",
+        f"  i=0; while [ ! -e {device} ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done",
+        "  cut -d' ' -f1 /proc/uptime > $d/t0",
+        f"  timeout 900 v4l2-conform -d {device} --out $d/conform {conform_args} > $d/conform.log 2>&1",
+        "  echo $? > $d/conform.exit",
+        # v4l2-compliance has no guard against a NEXT_CTRL walk that never
+        # ends: it loops until killed (or runs out of memory).
+        f"  timeout 120 stdbuf -oL v4l2-compliance -d {device} > $d/compliance.txt 2>&1",
+        "  echo $? > $d/compliance.exit",
+        "  cut -d' ' -f1 /proc/uptime > $d/t1",
+        "  rmmod v4l2c_fixture; echo $? > $d/rmmod.exit",
+        "  dmesg -c > $d/dmesg.txt",
+        "}",
+    ]
+    lines += [f"run_bug {b}" for b in bugs]
+    return "\n".join(lines) + "\n"
+
+
+def split_batches(bugs, n):
+    """n batches of about equal size; each starts with the baseline, so every
+    boot proves its own clean state."""
+    rest = [b for b in bugs if b != BASELINE]
+    return [[BASELINE] + rest[i::n] for i in range(n)]
+
+
+def run_batches(bugs, root, n=2, timeout=3000):
+    """Boot n boards in parallel (TCG uses one host core each). Returns
+    {bug: Path of its result dir} and the BoardRun of every boot."""
+    batches = split_batches(bugs, n)
+    runs = [None] * len(batches)
+    files, args = [MODULE], ""
+    if PROFILE.exists():
+        files.append(PROFILE)
+        args = f"-p /share/{PROFILE.name}"
+
+    def boot(i):
+        runs[i] = vboard.run_job(batch_script(batches[i], conform_args=args), root / f"batch{i}",
+                                 timeout=timeout, files=files, echo=False)
+
+    threads = [threading.Thread(target=boot, args=(i,)) for i in range(len(batches))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    dirs = {}
+    for i, batch in enumerate(batches):
+        for b in batch:
+            dirs.setdefault(b, runs[i].share / "res" / b)
+    return dirs, runs
+
+
+class BugRun:
+    """What one bug's module load left in its result dir."""
+
+    def __init__(self, bug, path):
+        self.bug = bug
+        self.path = Path(path)
+
+    def _text(self, name):
+        p = self.path / name
+        return p.read_text(errors="replace").strip() if p.exists() else None
+
+    @property
+    def ran(self):
+        return (self.path / "conform" / "results.json").exists()
+
+    def problems(self):
+        """Reasons the run itself is unusable or the kernel complained."""
+        out = []
+        if not self.path.exists():
+            out.append("no result dir: the board died before this bug ran")
+        elif self._text("insmod"):
+            out.append("insmod failed")
+        elif not self.ran:
+            out.append(f"no results.json (v4l2-conform exit {self._text('conform.exit')})")
+        if self.path.exists() and self._text("rmmod.exit") not in (None, "0"):
+            out.append(f"rmmod failed ({self._text('rmmod.exit')})")
+        dmesg = self._text("dmesg.txt") or ""
+        out += [l for l in dmesg.splitlines() if any(k in l for k in vboard.KERNEL_COMPLAINTS)]
+        return out
+
+    def verdicts(self):
+        data = json.loads((self.path / "conform" / "results.json").read_text())
+        return {r["name"]: r for r in data["results"]}
+
+    def compliance(self):
+        """(failed, warnings, failing test lines) from v4l2-compliance's output."""
+        text = self._text("compliance.txt") or ""
+        m = re.search(r"Total for .*: (\d+), Succeeded: (\d+), Failed: (\d+), Warnings: (\d+)", text)
+        fails = [l.strip() for l in text.splitlines() if l.strip().startswith("test ") and l.endswith("FAIL")]
+        if not m:
+            return None, None, fails
+        return int(m.group(3)), int(m.group(4)), fails
+
+
+def names_with(verdicts, verdict):
+    return {n for n, r in verdicts.items() if r["verdict"] == verdict}
+
+
+def new_warnings(run, base, patterns=()):
+    """Warnings of run that bug=none did not have, less the board's noise."""
+    w = names_with(run.verdicts(), "warn") - names_with(base.verdicts(), "warn")
+    globs = [p.lstrip("?") for p in patterns]
+    return {n for n in w if any(fnmatch.fnmatchcase(n, g) for g in globs)
+            or not any(fnmatch.fnmatchcase(n, g) for g in NOISE_WARNINGS)}
+
+
+def match(names, patterns):
+    """(names no pattern explains, required patterns that explain no name).
+    A pattern starting with '?' is optional: collateral that depends on
+    timing or on the order the suite runs its families in."""
+    globs = [p.lstrip("?") for p in patterns]
+    stray = sorted(n for n in names if not any(fnmatch.fnmatchcase(n, g) for g in globs))
+    idle = [p for p in patterns
+            if not p.startswith("?") and not any(fnmatch.fnmatchcase(n, p) for n in names)]
+    return stray, idle
+
+
+def conform_detection(run, base):
+    """'fail', 'warn' or 'no', and the checks behind it (new relative to the
+    baseline run, so a warning the clean driver also gets does not count)."""
+    v, b = run.verdicts(), base.verdicts()
+    failed = names_with(v, "fail") - names_with(b, "fail")
+    if failed:
+        return "fail", sorted(failed)
+    warned = new_warnings(run, base)
+    if warned:
+        return "warn", sorted(warned)
+    return "no", []
+
+
+def compliance_detection(run, base):
+    f, w, fails = run.compliance()
+    bf, bw, bfails = base.compliance()
+    if f is None:
+        return "fail", [f"did not finish, exit {run._text('compliance.exit')}"]
+    if f > (bf or 0):
+        return "fail", [l for l in fails if l not in bfails] or [f"{f} failed"]
+    if w > (bw or 0):
+        return "warn", [f"{w} warnings"]
+    return "no", []
+
+
+def detection_table(catalogue, runs):
+    """Rows for the side-by-side table; runs maps bug -> BugRun."""
+    base = runs[BASELINE]
+    rows = []
+    for c in catalogue:
+        r = runs.get(c["bug"])
+        row = {"bug": c["bug"], "kind": c["kind"], "rule": c["rule"], "status": c["status"]}
+        if r is None or not r.ran or not base.ran:
+            row.update(conform="error", conform_checks=[], compliance="error", compliance_tests=[])
+        else:
+            row["conform"], row["conform_checks"] = conform_detection(r, base)
+            row["compliance"], row["compliance_tests"] = compliance_detection(r, base)
+        rows.append(row)
+    return rows
+
+
+def write_detection(rows, out_dir):
+    """reports/out/fixture-detection.{json,md}."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    totals = {tool: {v: sum(1 for r in rows if r[tool] == v) for v in ("fail", "warn", "no", "error")}
+              for tool in ("conform", "compliance")}
+    both = sum(1 for r in rows if r["conform"] != "no" and r["compliance"] != "no")
+    only_conform = sum(1 for r in rows if r["conform"] != "no" and r["compliance"] == "no")
+    only_compliance = sum(1 for r in rows if r["conform"] == "no" and r["compliance"] != "no")
+    summary = {"bugs": len(rows), "totals": totals, "both": both, "only_conform": only_conform,
+               "only_compliance": only_compliance,
+               "neither": sum(1 for r in rows if r["conform"] == "no" and r["compliance"] == "no")}
+    (out_dir / "fixture-detection.json").write_text(json.dumps({"summary": summary, "bugs": rows}, indent=1))
+    mark = {"fail": "caught", "warn": "warning", "no": "—", "error": "run error"}
+
+    def cell(r, tool, notes):
+        text = mark[r[tool]]
+        if r[tool] == "fail" and notes and notes[0].startswith("did not finish"):
+            text += f" ({notes[0]})"
+        return text
+    md = ["# Fixture driver: which tool catches which bug", "",
+          "Each bug is one mistake injected into the v4l2c-fixture driver (bug=NAME, see "
+          "fixtures/drivers/v4l2c-fixture/bugs.tsv), run on the virtual board. "
+          "'caught' = at least one new failure relative to bug=none; 'warning' = only new warnings.", "",
+          "| bug | kind | rule | v4l2-conform | v4l2-compliance | catalogue |",
+          "|---|---|---|---|---|---|"]
+    for r in rows:
+        md.append(f"| {r['bug']} | {r['kind']} | {r['rule']} | {cell(r, 'conform', [])} | "
+                  f"{cell(r, 'compliance', r['compliance_tests'])} | {r['status']} |")
+    t = totals
+    md += ["", f"Totals over {len(rows)} bugs: v4l2-conform caught {t['conform']['fail']} "
+           f"(+{t['conform']['warn']} warned), v4l2-compliance caught {t['compliance']['fail']} "
+           f"(+{t['compliance']['warn']} warned); both {both}, only v4l2-conform {only_conform}, "
+           f"only v4l2-compliance {only_compliance}, neither {summary['neither']}.", ""]
+    (out_dir / "fixture-detection.md").write_text("\n".join(md))
+    return summary

@@ -1,0 +1,125 @@
+"""Self-test of the suite against the fixture driver (issue 3): every bug in
+fixtures/drivers/v4l2c-fixture/bugs.tsv, injected with bug=NAME, must make
+v4l2-conform fail exactly the checks the catalogue names, and bug=none must
+pass with zero failures. Bugs marked 'uncaught' are strict xfails (they show
+in the output, and turn into errors once the suite catches them); 'warn'
+bugs must give warnings only. Also writes the side-by-side detection table
+(v4l2-conform vs v4l2-compliance) to reports/out/fixture-detection.{md,json}.
+"""
+import os
+import re
+
+import pytest
+
+import fixture_bugs as fb
+import vboard
+
+CATALOGUE = fb.read_catalogue()
+SPEC = vboard.TOP.parent / "shared" / "spec" / "controls-checklist.md"
+SPEC_COLUMNS = fb.COLUMNS
+
+
+def _param(row):
+    marks = []
+    if row["status"] == "uncaught":
+        marks.append(pytest.mark.xfail(strict=True, reason="not caught by the suite yet (bugs.tsv)"))
+    return pytest.param(row, id=row["bug"], marks=marks)
+
+
+# -- the catalogue itself (no board needed) ---------------------------------
+
+def test_catalogue_format():
+    header = fb.CATALOGUE.read_text().splitlines()[0].split("\t")
+    assert header == SPEC_COLUMNS
+    assert len(CATALOGUE) >= 24
+    names = [r["bug"] for r in CATALOGUE]
+    assert len(names) == len(set(names)), "duplicate bug names"
+    assert fb.BASELINE not in names, "bug=none is the baseline, not a catalogue entry"
+    for r in CATALOGUE:
+        assert r["kind"] in fb.KINDS, r["bug"]
+        assert r["status"] in fb.STATUSES, r["bug"]
+        assert r["patterns"], f"{r['bug']}: no expected_checks"
+        assert r["description"].strip(), r["bug"]
+    assert {r["kind"] for r in CATALOGUE} == set(fb.KINDS), "both kinds of bug are needed"
+
+
+def test_catalogue_matches_the_driver():
+    """bugs.tsv and the module's bug= names (fx_bugs.h) are the same set."""
+    in_driver = set(fb.driver_bug_names()) - {fb.BASELINE}
+    assert in_driver == {r["bug"] for r in CATALOGUE}
+
+
+def test_catalogue_rules_exist(spec_rules):
+    """Rule ids of the spec; image bugs cite its section 18 ('S18'), as the
+    frame probes do."""
+    sections = {f"S{n}" for n in re.findall(r"^## (\d+)\.", SPEC.read_text(), re.M)}
+    for r in CATALOGUE:
+        unknown = [x for x in r["rules"] if x not in spec_rules | sections]
+        assert not unknown, f"{r['bug']}: unknown rule(s) {unknown}"
+
+
+# -- on the virtual board ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def runs(built):
+    """Every bug plus the baseline, in two parallel boots.
+    V4L2C_FIXTURE_REUSE=1 re-judges the last boots' results without booting
+    (for editing bugs.tsv)."""
+    root = vboard.BUILD / "vboard" / "pytest-fixture"
+    bugs = [fb.BASELINE] + [r["bug"] for r in CATALOGUE]
+    if os.environ.get("V4L2C_FIXTURE_REUSE") == "1":
+        dirs = {}
+        for d in sorted(root.glob("batch*/res/*")):
+            dirs.setdefault(d.name, d)
+        dirs = {b: dirs.get(b, root / "missing" / b) for b in bugs}
+    else:
+        fb.build_module()
+        dirs, boots = fb.run_batches(bugs, root, n=2)
+        for b in boots:
+            assert not b.hung, f"a board hung: {b.share}/console.log"
+    runs = {bug: fb.BugRun(bug, d) for bug, d in dirs.items()}
+    if runs[fb.BASELINE].ran:
+        rows = fb.detection_table(CATALOGUE, runs)
+        summary = fb.write_detection(rows, vboard.TOP / "reports" / "out")
+        print(f"\nfixture detection: {summary}")
+    return runs
+
+
+def _usable(run):
+    problems = run.problems()
+    assert not problems, f"bug={run.bug}: " + "; ".join(problems)
+
+
+def test_baseline_is_clean(runs):
+    """bug=none: the module loads and unloads cleanly and the suite finds
+    nothing to fail. Every boot's own baseline too."""
+    base = runs[fb.BASELINE]
+    _usable(base)
+    failed = sorted(fb.names_with(base.verdicts(), "fail"))
+    assert not failed, "bug=none fails: " + ", ".join(failed)
+    for d in base.path.parent.parent.parent.glob("batch*/res/none"):
+        other = fb.BugRun(fb.BASELINE, d)
+        _usable(other)
+        assert not fb.names_with(other.verdicts(), "fail"), d
+
+
+@pytest.mark.parametrize("row", [_param(r) for r in CATALOGUE])
+def test_bug_is_detected(runs, row):
+    """The suite fails (or, for 'warn' bugs, warns about) exactly the checks
+    the catalogue names: every new failure is explained by a pattern, and
+    every pattern explains at least one failure."""
+    run, base = runs[row["bug"]], runs[fb.BASELINE]
+    _usable(run)
+    _usable(base)
+    v, b = run.verdicts(), base.verdicts()
+    failed = fb.names_with(v, "fail") - fb.names_with(b, "fail")
+    if row["status"] == "warn":
+        assert not failed, f"expected warnings only, got failures: {sorted(failed)}"
+        hits = fb.new_warnings(run, base, row["patterns"])
+    else:
+        hits = failed
+    assert hits, f"bug={row['bug']} not detected"
+    stray, idle = fb.match(hits, row["patterns"])
+    msgs = [f"{n}: {v[n]['message']}" for n in stray]
+    assert not stray, "collateral, not in expected_checks:\n  " + "\n  ".join(msgs)
+    assert not idle, f"expected_checks that matched nothing: {idle}; got {sorted(hits)}"
