@@ -31,6 +31,7 @@
 #include "ctrl_select.h"
 #include "ctrl_type.h"
 #include "ctrl_value.h"
+#include "probe_judge.h"
 #include "profile.h"
 #include "registry.h"
 #include "runner.h"
@@ -46,14 +47,12 @@
 #include <strings.h>
 
 #define NOISE_FRAMES 5		/* frames at one setting for the noise floor */
-#define NOISE_K 4.0		/* standard deviations of noise a change must exceed */
-#define HALF_CODE 0.5		/* half an 8-bit code value: the quantisation floor */
-#define SWEEP_POINTS 7		/* control values from minimum to maximum */
-#define PCT_OUTLIERS 1.0	/* percent of pixels a 'whole region' statement ignores */
-#define Y_BLACK 16
-#define Y_WHITE 235
-#define C_MIN 16
-#define C_MAX 240
+/* decision constants (NOISE_K, HALF_CODE, SWEEP_POINTS, PCT_OUTLIERS, the
+ * nominal ranges) are the judge's: lib/probe_judge.h */
+#define NOISE_K JUDGE_NOISE_K
+#define HALF_CODE JUDGE_HALF_CODE
+#define SWEEP_POINTS JUDGE_SWEEP_POINTS
+#define PCT_OUTLIERS JUDGE_PCT_OUTLIERS
 #define MIRROR_SHIFT 2		/* pixels a flip may move the image by (a 4:2:2 or Bayer pixel pair) */
 #define MAX_POINTS 64
 #define MAX_ITEMS 64
@@ -307,13 +306,6 @@ struct noise {
 	uint8_t *lo, *hi;	/* per-pixel luma range over the frames, region-sized */
 };
 
-/* Pixels that held still over the noise frames (within the quantisation
- * and NOISE_K sigma): on-screen counters and moving things are not. */
-static bool pixel_stable(const struct noise *n, size_t i)
-{
-	return n->hi[i] - n->lo[i] <= 1 + NOISE_K * n->pix_sigma;
-}
-
 static void noise_free(struct noise *n)
 {
 	free(n->lo);
@@ -327,7 +319,7 @@ typedef double (*stat_fn)(const struct frame *f, const struct roi *r, const stru
 static void measure_noise(struct probe *p, stat_fn fn, const struct frame *ref, double floor_, struct frame *last,
 			  struct noise *n)
 {
-	double s[NOISE_FRAMES], sum = 0, dsum = 0, msum = 0;
+	double s[NOISE_FRAMES], dsum = 0, msum = 0;
 	struct frame prev = { 0 };
 	const struct roi *r = &p->roi;
 	const size_t npix = (size_t)r->w * r->h;
@@ -347,7 +339,6 @@ static void measure_noise(struct probe *p, stat_fn fn, const struct frame *ref, 
 			}
 		}
 		s[i] = fn ? fn(last, &p->roi, ref) : 0;
-		sum += s[i];
 		if (i) {
 			dsum += stats_frame_difference(&prev, last, &p->roi);
 			msum += stats_luma_mad(&prev, last, &p->roi, MIRROR_NONE);
@@ -355,37 +346,19 @@ static void measure_noise(struct probe *p, stat_fn fn, const struct frame *ref, 
 		frame_copy(&prev, last);
 	}
 	frame_free(&prev);
-	n->mean = sum / NOISE_FRAMES;
-	double var = 0;
-	for (int i = 0; i < NOISE_FRAMES; i++)
-		var += (s[i] - n->mean) * (s[i] - n->mean);
-	n->sd = sqrt(var / (NOISE_FRAMES - 1));
+	struct judge_noise jn;
+	judge_noise_of(s, NOISE_FRAMES, floor_, &jn);
+	n->mean = jn.mean;
+	n->sd = jn.sd;
+	n->tol = jn.tol;
 	n->diff_mean = dsum / (NOISE_FRAMES - 1);
 	n->luma_mad_mean = msum / (NOISE_FRAMES - 1);
-	n->tol = floor_ + NOISE_K * n->sd;
 	n->tol_diff = HALF_CODE + NOISE_K * n->diff_mean;
 	n->tol_mad = HALF_CODE + NOISE_K * n->luma_mad_mean;
 	n->pix_sigma = n->luma_mad_mean * sqrt(PI) / 2;
 }
 
 /* ---------- sweeps ---------- */
-
-/* Up to SWEEP_POINTS valid values from minimum to maximum (all of them
- * when the control has fewer). */
-static int sweep_values(const struct ctrl *c, int64_t *v)
-{
-	const struct v4l2_query_ext_ctrl *q = &c->q;
-	int n = 0;
-	for (int i = 0; i < SWEEP_POINTS; i++) {
-		double t = (double)i / (SWEEP_POINTS - 1);
-		int64_t want = q->minimum + (int64_t)llround(t * ((double)q->maximum - (double)q->minimum));
-		int64_t x = ctrl_expected_scalar(q, want);
-		if (n && x <= v[n - 1])
-			continue;
-		v[n++] = x;
-	}
-	return n;
-}
 
 static int farthest(const int64_t *v, int n, int64_t from)
 {
@@ -394,59 +367,6 @@ static int farthest(const int64_t *v, int n, int64_t from)
 		if (llabs(v[i] - from) > llabs(v[best] - from))
 			best = i;
 	return best;
-}
-
-/* Does `after` map the luma levels of `before` monotonically (a tone
- * curve)? A control that makes bright pixels dark (wrap-around) breaks it.
- * Per input level the median output is taken (robust to the few pixels
- * whose content changed meanwhile, such as on-screen counters), only over
- * pixels that held still at the original setting (n), and only for levels
- * holding PCT_OUTLIERS % of the region or more. A brighter level's median
- * may not fall below a darker one's by more than a code value plus the
- * noise of a median. */
-static bool tone_curve_monotonic(const struct frame *before, const struct frame *after, const struct roi *r,
-				 const struct noise *n, unsigned *bad_lo, unsigned *bad_hi, double *m_lo, double *m_hi)
-{
-	static uint32_t h[256][256];	/* [input level][output level] */
-	static uint32_t cnt[256];
-	memset(h, 0, sizeof(h));
-	memset(cnt, 0, sizeof(cnt));
-	for (unsigned y = 0; y < r->h; y++) {
-		const uint8_t *a = before->y + (size_t)(r->y + y) * before->width + r->x;
-		const uint8_t *b = after->y + (size_t)(r->y + y) * after->width + r->x;
-		for (unsigned x = 0; x < r->w; x++) {
-			if (!pixel_stable(n, (size_t)y * r->w + x))
-				continue;
-			h[a[x]][b[x]]++;
-			cnt[a[x]]++;
-		}
-	}
-	const uint64_t total = (uint64_t)r->w * r->h;
-	const uint64_t min_count = (uint64_t)ceil(total * PCT_OUTLIERS / 100.0);
-	int prev = -1, prev_med = 0;
-	for (int v = 0; v < 256; v++) {
-		if (cnt[v] < min_count || !cnt[v])
-			continue;
-		uint64_t acc = 0;
-		int med = 0;
-		while (med < 255 && (acc += h[v][med]) * 2 < cnt[v])
-			med++;
-		if (prev >= 0) {
-			/* standard error of a median: 1.25 sigma / sqrt(count) */
-			double tol = 2 * HALF_CODE + NOISE_K * 1.2533 * n->pix_sigma *
-				     (1 / sqrt((double)cnt[prev]) + 1 / sqrt((double)cnt[v]));
-			if (med < prev_med - tol) {
-				*bad_lo = (unsigned)prev;
-				*bad_hi = (unsigned)v;
-				*m_lo = prev_med;
-				*m_hi = med;
-				return false;
-			}
-		}
-		prev = v;
-		prev_med = med;
-	}
-	return true;
 }
 
 /* Fraction of the region's chroma samples with a component at the nominal
@@ -459,12 +379,10 @@ static double chroma_clip_fraction(const struct frame *f, const struct roi *r, d
 		for (unsigned x = cx0; x < cx1; x++) {
 			int b = f->cb[(size_t)y * f->cw + x], c = f->cr[(size_t)y * f->cw + x];
 			n++;
-			clip += b <= C_MIN + tol || b >= C_MAX - tol || c <= C_MIN + tol || c >= C_MAX - tol;
+			clip += b <= JUDGE_C_MIN + tol || b >= JUDGE_C_MAX - tol || c <= JUDGE_C_MIN + tol || c >= JUDGE_C_MAX - tol;
 		}
 	return n ? (double)clip / n : 0;
 }
-
-enum kind { K_LUMA, K_SPREAD, K_CHROMA };
 
 static double stat_luma(const struct frame *f, const struct roi *r, const struct frame *ref)
 {
@@ -481,18 +399,15 @@ static double stat_chroma(const struct frame *f, const struct roi *r, const stru
 	return stats_chroma_magnitude_mean(f, r);
 }
 
+/* A sweep point: what the judge sees, and the frame for artifacts. */
 struct point {
-	int64_t v;
-	double stat;
-	unsigned p_lo, p_hi;	/* luma percentiles PCT_OUTLIERS and 100 - PCT_OUTLIERS */
-	double luma_clip;	/* fraction of pixels at or beyond the nominal luma limits */
-	double chroma_clip;
+	struct judge_point j;
 	struct frame fr;
 };
 
-static const char *kind_stat_name(enum kind k)
+static const char *kind_stat_name(enum judge_kind k)
 {
-	return k == K_LUMA ? "mean luma" : k == K_SPREAD ? "luma standard deviation" : "mean chroma magnitude";
+	return k == JUDGE_LUMA ? "mean luma" : k == JUDGE_SPREAD ? "luma standard deviation" : "mean chroma magnitude";
 }
 
 static const char *ctrl_name(const struct probe *p)
@@ -500,28 +415,9 @@ static const char *ctrl_name(const struct probe *p)
 	return p->c->q.name;
 }
 
-/* Is point a clipped so that the statistic cannot rise from it (or b so
- * that it cannot show the rise)? */
-static bool step_excused(enum kind k, const struct point *a, const struct point *b, double tol, bool decrease)
-{
-	const double all = 1 - PCT_OUTLIERS / 100;
-	bool a_white = a->p_lo >= Y_WHITE - tol, b_black = b->p_hi <= Y_BLACK + tol;
-	switch (k) {
-	case K_LUMA:
-		return !decrease && (a_white || b_black);
-	case K_SPREAD:
-		/* spread can only shrink or stall while more of the region clips */
-		return b->luma_clip > a->luma_clip + PCT_OUTLIERS / 100 || (!decrease && b->luma_clip >= all);
-	case K_CHROMA:
-		/* colour cannot grow where it is clipped, nor in white or black */
-		return !decrease && (a->chroma_clip >= all || a_white || b_black);
-	}
-	return false;
-}
-
 /* One attempt of a monotonic sweep probe (brightness, gain, exposure,
  * contrast, saturation). */
-static void attempt_sweep(struct probe *p, enum kind k, struct outcome *o)
+static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 {
 	static const stat_fn fns[] = { stat_luma, stat_spread, stat_chroma };
 	const stat_fn fn = fns[k];
@@ -531,7 +427,7 @@ static void attempt_sweep(struct probe *p, enum kind k, struct outcome *o)
 	struct point pts[SWEEP_POINTS];
 	memset(pts, 0, sizeof(pts));
 	int64_t vals[SWEEP_POINTS];
-	int np = sweep_values(p->c, vals);
+	int np = judge_sweep_values(&p->c->q, vals);
 
 	measure_noise(p, fn, NULL, HALF_CODE, &base, &n);
 	out_measure(o, "baseline", n.mean, sname);
@@ -541,10 +437,10 @@ static void attempt_sweep(struct probe *p, enum kind k, struct outcome *o)
 		out_set(o, OUT_INCONCLUSIVE, "%s has a single value", ctrl_name(p));
 		goto done;
 	}
-	if (k == K_SPREAD && stats_luma_stdev(&base, &p->roi) <= n.tol)
+	if (k == JUDGE_SPREAD && stats_luma_stdev(&base, &p->roi) <= n.tol)
 		out_set(o, OUT_INCONCLUSIVE, "the region is flat (luma standard deviation %.2f): contrast cannot show; "
 			"choose a test pattern or region in the board profile", stats_luma_stdev(&base, &p->roi));
-	if (k == K_CHROMA && n.mean <= n.tol)
+	if (k == JUDGE_CHROMA && n.mean <= n.tol)
 		out_set(o, OUT_INCONCLUSIVE, "no colour in the region (mean chroma magnitude %.2f): saturation cannot show",
 			n.mean);
 	if (o->kind != OUT_PASS)
@@ -556,18 +452,22 @@ static void attempt_sweep(struct probe *p, enum kind k, struct outcome *o)
 		set_value(p, vals[far]);
 		wait_for_effect(p, &base, n.tol_diff, &p->f, o);
 	}
+	struct judge_point jp[SWEEP_POINTS];
 	for (int i = 0; i < np; i++) {
 		struct point *pt = &pts[i];
-		pt->v = set_value(p, vals[i]);
+		struct judge_point *j = &pt->j;
+		j->v = set_value(p, vals[i]);
 		settle(p, &pt->fr);
 		struct frame_stats s;
 		stats_frame(&pt->fr, &p->roi, &s);
-		pt->stat = fn(&pt->fr, &p->roi, NULL);
-		pt->p_lo = stats_luma_percentile(&s, PCT_OUTLIERS);
-		pt->p_hi = stats_luma_percentile(&s, 100 - PCT_OUTLIERS);
-		pt->luma_clip = stats_luma_fraction_at_or_below(&s, Y_BLACK) + stats_luma_fraction_at_or_above(&s, Y_WHITE);
-		pt->chroma_clip = chroma_clip_fraction(&pt->fr, &p->roi, 0);
-		out_point(o, sname, (double)pt->v, pt->stat);
+		j->stat = fn(&pt->fr, &p->roi, NULL);
+		j->p_lo = stats_luma_percentile(&s, PCT_OUTLIERS);
+		j->p_hi = stats_luma_percentile(&s, 100 - PCT_OUTLIERS);
+		j->luma_clip = stats_luma_fraction_at_or_below(&s, JUDGE_Y_BLACK) +
+			       stats_luma_fraction_at_or_above(&s, JUDGE_Y_WHITE);
+		j->chroma_clip = chroma_clip_fraction(&pt->fr, &p->roi, 0);
+		jp[i] = *j;
+		out_point(o, sname, (double)j->v, j->stat);
 	}
 	/* Back to the original value. */
 	set_value(p, p->orig);
@@ -575,60 +475,57 @@ static void attempt_sweep(struct probe *p, enum kind k, struct outcome *o)
 	double back = fn(&p->f, &p->roi, NULL);
 	out_measure(o, "after return", back, sname);
 
+	struct judge_sweep_result r;
+	judge_sweep(k, jp, np, n.tol, n.mean, back, &r);
 	/* Saturation: the minimum is grey. */
-	if (k == K_CHROMA && pts[0].stat > n.tol) {
+	if (r.verdict == JUDGE_FAIL_NOT_GREY) {
 		out_set(o, OUT_FAIL, "expected %s at its minimum %lld to give grey (chroma <= %.2f), got mean chroma %.2f",
-			ctrl_name(p), (long long)pts[0].v, n.tol, pts[0].stat);
+			ctrl_name(p), (long long)jp[0].v, n.tol, jp[0].stat);
 		out_frames(o, &base, &pts[0].fr);
 	}
 	/* A luma control is a tone curve: no level may overtake a brighter one. */
-	if (o->kind == OUT_PASS && k != K_CHROMA) {
+	if (o->kind == OUT_PASS && k != JUDGE_CHROMA) {
+		const struct judge_pixel_noise pn = { n.lo, n.hi, n.pix_sigma };
 		for (int i = 0; i < np; i++) {
-			unsigned lo, hi;
-			double mlo, mhi;
-			if (!tone_curve_monotonic(&base, &pts[i].fr, &p->roi, &n, &lo, &hi, &mlo, &mhi)) {
+			struct judge_tone_break br;
+			if (!judge_tone_curve(&base, &pts[i].fr, &p->roi, &pn, &br)) {
 				out_set(o, OUT_FAIL, "at %s = %lld the luma levels are not kept in order: pixels at %u "
 					"became %.0f (median), brighter pixels at %u became %.0f (wrap-around?)",
-					ctrl_name(p), (long long)pts[i].v, lo, mlo, hi, mhi);
+					ctrl_name(p), (long long)jp[i].v, br.lo, br.med_lo, br.hi, br.med_hi);
 				out_frames(o, &base, &pts[i].fr);
 				break;
 			}
 		}
 	}
-	int rises = 0, excused = 0;
-	for (int i = 0; i + 1 < np && o->kind == OUT_PASS; i++) {
-		const struct point *a = &pts[i], *b = &pts[i + 1];
-		double d = b->stat - a->stat;
-		if (d > n.tol) {
-			rises++;
-			continue;
-		}
-		bool decrease = d < -n.tol;
-		if (step_excused(k, a, b, n.tol, decrease)) {
-			excused++;
-			continue;
-		}
-		if (decrease)
-			out_set(o, OUT_FAIL, "expected %s to rise (or stay, where clipped) from %s = %lld to %lld, "
-				"got %.2f -> %.2f (tolerance %.2f): inverted or wrapping effect",
-				sname, ctrl_name(p), (long long)a->v, (long long)b->v, a->stat, b->stat, n.tol);
-		else
-			out_set(o, OUT_FAIL, "expected %s to rise from %s = %lld to %lld (the region is not clipped), "
-				"got %.2f -> %.2f (tolerance %.2f): no visible effect",
-				sname, ctrl_name(p), (long long)a->v, (long long)b->v, a->stat, b->stat, n.tol);
-		out_frames(o, &a->fr, &b->fr);
-	}
-	if (o->kind == OUT_PASS && !rises)
+	const struct judge_point *a = r.step >= 0 ? &jp[r.step] : NULL, *b = a ? a + 1 : NULL;
+	switch (r.verdict) {
+	case JUDGE_FAIL_INVERTED:
+		out_set(o, OUT_FAIL, "expected %s to rise (or stay, where clipped) from %s = %lld to %lld, "
+			"got %.2f -> %.2f (tolerance %.2f): inverted or wrapping effect",
+			sname, ctrl_name(p), (long long)a->v, (long long)b->v, a->stat, b->stat, n.tol);
+		out_frames(o, &pts[r.step].fr, &pts[r.step + 1].fr);
+		break;
+	case JUDGE_FAIL_NO_EFFECT:
+		out_set(o, OUT_FAIL, "expected %s to rise from %s = %lld to %lld (the region is not clipped), "
+			"got %.2f -> %.2f (tolerance %.2f): no visible effect",
+			sname, ctrl_name(p), (long long)a->v, (long long)b->v, a->stat, b->stat, n.tol);
+		out_frames(o, &pts[r.step].fr, &pts[r.step + 1].fr);
+		break;
+	case JUDGE_INCONCLUSIVE:
 		out_set(o, OUT_INCONCLUSIVE, "the region is clipped over the whole sweep of %s (%d steps excused)",
-			ctrl_name(p), excused);
-	if (o->kind == OUT_PASS && fabs(back - n.mean) > n.tol) {
+			ctrl_name(p), r.excused);
+		break;
+	case JUDGE_FAIL_NOT_BACK:
 		out_set(o, OUT_FAIL, "expected %s back at %.2f after returning %s to %lld, got %.2f (tolerance %.2f)",
 			sname, n.mean, ctrl_name(p), (long long)p->orig, back, n.tol);
 		out_frames(o, &base, &p->f);
+		break;
+	default:
+		break;
 	}
 	if (o->kind == OUT_PASS)
 		snprintf(o->info, sizeof(o->info), "%s %.2f at %lld -> %.2f at %lld over %d points (%d clipped steps excused)",
-			 sname, pts[0].stat, (long long)pts[0].v, pts[np - 1].stat, (long long)pts[np - 1].v, np, excused);
+			 sname, jp[0].stat, (long long)jp[0].v, jp[np - 1].stat, (long long)jp[np - 1].v, np, r.excused);
 done:
 	for (int i = 0; i < SWEEP_POINTS; i++)
 		frame_free(&pts[i].fr);
@@ -637,14 +534,6 @@ done:
 }
 
 /* ---------- hue ---------- */
-
-static double wrap180(double a)
-{
-	a = fmod(a + 180.0, 360.0);
-	if (a < 0)
-		a += 360.0;
-	return a - 180.0;
-}
 
 static double stat_hue_rot(const struct frame *f, const struct roi *r, const struct frame *ref)
 {
@@ -659,7 +548,7 @@ static void attempt_hue(struct probe *p, struct outcome *o)
 	double rot[SWEEP_POINTS];
 	struct frame fr[SWEEP_POINTS];
 	memset(fr, 0, sizeof(fr));
-	int np = sweep_values(p->c, vals);
+	int np = judge_sweep_values(&p->c->q, vals);
 
 	/* reference frame, then the rotation noise against it */
 	grab(p, &ref);
@@ -699,50 +588,40 @@ static void attempt_hue(struct probe *p, struct outcome *o)
 	out_measure(o, "rotation after return", back, "degrees");
 
 	/* Walk outwards from the original value on each side, unwrapping: the
-	 * rotation must grow by more than the tolerance at every step, in one
-	 * sense above the original value and in the other below it. */
-	int sense[2] = { 0, 0 };	/* below, above */
-	double unw[SWEEP_POINTS] = { 0 };	/* unwrapped rotations */
-	for (int side = 0; side < 2 && o->kind == OUT_PASS; side++) {
-		double prev = 0;
-		int64_t prev_v = p->orig;
-		for (int k = 0; k < np; k++) {
-			int i = side ? k : np - 1 - k;
-			if (side ? vals[i] <= p->orig : vals[i] >= p->orig)
-				continue;
-			double r = prev + wrap180(rot[i] - prev);
-			double step = r - prev;
-			int s = step > tol ? 1 : step < -tol ? -1 : 0;
-			if (!s || (sense[side] && s != sense[side])) {
-				out_set(o, OUT_FAIL, "expected the hue to keep rotating from %s = %lld to %lld, got %.1f -> %.1f "
-					"degrees (tolerance %.2f)%s", ctrl_name(p), (long long)prev_v, (long long)vals[i],
-					prev, r, tol, s ? ": the rotation turned back" : ": no rotation");
-				out_frames(o, &ref, &fr[i]);
-				break;
-			}
-			sense[side] = s;
-			unw[i] = r;
-			prev = r;
-			prev_v = vals[i];
-			out_point(o, "hue rotation (degrees)", (double)vals[i], r);
-		}
-	}
+	 * rotation must grow at every step, in opposite senses on the two sides. */
+	struct judge_hue_result r;
+	judge_hue(vals, rot, np, p->orig, tol, back, &r);
 	for (int i = 0; i < np; i++)
-		if (vals[i] == p->orig)
-			out_point(o, "hue rotation (degrees)", (double)vals[i], wrap180(rot[i]));
-	if (o->kind == OUT_PASS && sense[0] && sense[1] && sense[0] == sense[1])
+		if (r.have[i])
+			out_point(o, "hue rotation (degrees)", (double)vals[i], r.unwrapped[i]);
+		else if (vals[i] == p->orig)
+			out_point(o, "hue rotation (degrees)", (double)vals[i], judge_wrap180(rot[i]));
+	switch (r.verdict) {
+	case JUDGE_FAIL_NO_EFFECT:
+		out_set(o, OUT_FAIL, "expected the hue to keep rotating from %s = %lld to %lld, got %.1f -> %.1f "
+			"degrees (tolerance %.2f)%s", ctrl_name(p), (long long)r.from, (long long)vals[r.at],
+			r.from_rot, r.at_rot, tol, r.turned_back ? ": the rotation turned back" : ": no rotation");
+		out_frames(o, &ref, &fr[r.at]);
+		break;
+	case JUDGE_FAIL_SAME_SENSE:
 		out_set(o, OUT_FAIL, "expected opposite rotations below and above %s = %lld, got the same sense on both sides",
 			ctrl_name(p), (long long)p->orig);
-	if (o->kind == OUT_PASS && !sense[0] && !sense[1])
+		break;
+	case JUDGE_INCONCLUSIVE:
 		out_set(o, OUT_INCONCLUSIVE, "no sweep value other than the original");
-	if (o->kind == OUT_PASS && fabs(back) > tol) {
+		break;
+	case JUDGE_FAIL_NOT_BACK:
 		out_set(o, OUT_FAIL, "expected the hue back to the reference after returning %s to %lld, got a rotation "
 			"of %.2f degrees (tolerance %.2f)", ctrl_name(p), (long long)p->orig, back, tol);
 		out_frames(o, &ref, &p->f);
+		break;
+	default:
+		break;
 	}
 	if (o->kind == OUT_PASS)
 		snprintf(o->info, sizeof(o->info), "hue rotation %.1f degrees at %lld, %.1f at %lld (unwrapped from %lld)",
-			 unw[0], (long long)vals[0], unw[np - 1], (long long)vals[np - 1], (long long)p->orig);
+			 r.unwrapped[0], (long long)vals[0], r.unwrapped[np - 1], (long long)vals[np - 1],
+			 (long long)p->orig);
 done:
 	for (int i = 0; i < SWEEP_POINTS; i++)
 		frame_free(&fr[i]);
@@ -794,22 +673,30 @@ static void attempt_mirror(struct probe *p, struct outcome *o)
 	settle(p, &p->f);
 	double back = stats_luma_mad_local(&p->f, &base, &p->roi, MIRROR_NONE, MIRROR_SHIFT);
 	out_measure(o, "MAD after return", back, "luma");
-	if (same <= tol) {
+	switch (judge_mirror(same, right, wrong, back, tol)) {
+	case JUDGE_FAIL_NO_EFFECT:
 		out_set(o, OUT_FAIL, "expected %s = %lld to change the image, got the reference (MAD %.2f, tolerance %.2f): "
 			"no visible effect", ctrl_name(p), (long long)target, same, tol);
 		out_frames(o, &base, &fl);
-	} else if (right > tol) {
+		break;
+	case JUDGE_FAIL_WRONG_AXIS:
+	case JUDGE_FAIL_NOT_MIRROR:
 		out_set(o, OUT_FAIL, "expected the %s mirror image of the reference with %s = %lld, got MAD %.2f to it "
 			"(tolerance %.2f)%s", axis_name, ctrl_name(p), (long long)target, right, tol,
 			wrong <= tol ? v_fmt(": it is the %s mirror image (flips on the wrong axis)", other_name) : "");
 		out_frames(o, &base, &fl);
-	} else if (wrong <= tol) {
+		break;
+	case JUDGE_INCONCLUSIVE:
 		out_set(o, OUT_INCONCLUSIVE, "the %s and %s mirror images look the same in the region: the axis cannot be told",
 			axis_name, other_name);
-	} else if (back > tol) {
+		break;
+	case JUDGE_FAIL_NOT_BACK:
 		out_set(o, OUT_FAIL, "expected the reference image back after returning %s to %lld, got MAD %.2f "
 			"(tolerance %.2f)", ctrl_name(p), (long long)p->orig, back, tol);
 		out_frames(o, &base, &p->f);
+		break;
+	default:
+		break;
 	}
 	if (o->kind == OUT_PASS)
 		snprintf(o->info, sizeof(o->info), "MAD to the %s mirror %.2f, to the %s mirror %.2f, to the reference %.2f "
@@ -1013,9 +900,9 @@ static void make_manual(const struct check_ctx *cx)
 
 /* ---------- check functions ---------- */
 
-static void attempt_luma(struct probe *p, struct outcome *o) { attempt_sweep(p, K_LUMA, o); }
-static void attempt_spread(struct probe *p, struct outcome *o) { attempt_sweep(p, K_SPREAD, o); }
-static void attempt_chroma(struct probe *p, struct outcome *o) { attempt_sweep(p, K_CHROMA, o); }
+static void attempt_luma(struct probe *p, struct outcome *o) { attempt_sweep(p, JUDGE_LUMA, o); }
+static void attempt_spread(struct probe *p, struct outcome *o) { attempt_sweep(p, JUDGE_SPREAD, o); }
+static void attempt_chroma(struct probe *p, struct outcome *o) { attempt_sweep(p, JUDGE_CHROMA, o); }
 
 static void luma_up(const struct check_ctx *cx)
 {
