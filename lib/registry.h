@@ -21,6 +21,15 @@ typedef void (*check_fn)(const struct check_ctx *cx);
 
 enum check_scope { CHECK_PER_CONTROL, CHECK_PER_DEVICE, CHECK_PER_ITEM };
 
+/* Driver features a check depends on. Where the driver lacks one (the ioctl
+ * gives ENOTTY) its checks are recorded as 'skip' with the reason, and the
+ * one check that requires the feature (ext/count-zero, events/supported)
+ * fails once: one failure that names the cause, not a wall of them. */
+enum check_needs {
+	NEEDS_EXT = 1 << 0,	/* G/S/TRY_EXT_CTRLS */
+	NEEDS_EVENTS = 1 << 1,	/* SUBSCRIBE_EVENT / DQEVENT for V4L2_EVENT_CTRL */
+};
+
 /* Applicability of a per-control check. Return true to run it. Return false
  * with *why left NULL when the check has no meaning for the control (wrong
  * type); with *why set, the pair is reported as 'skip' with that reason. */
@@ -38,6 +47,7 @@ struct check_def {
 	item_fn items;			/* CHECK_PER_ITEM */
 	unsigned int timeout_s;		/* 0: the run's default */
 	bool needs_stream;		/* streams frames: needs a capture node */
+	unsigned int needs;		/* enum check_needs bits */
 };
 
 struct suite_def {

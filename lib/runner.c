@@ -5,6 +5,7 @@
 #include "runner.h"
 #include "ctrl_snapshot.h"
 #include "ctrl_type.h"
+#include "events.h"
 #include "kmsg.h"
 #include "profile.h"
 #include "results.h"
@@ -101,10 +102,49 @@ static void add_instance(const struct suite_def *s, const struct check_def *d, c
 	in->why = why;
 }
 
+/* Which of the features in enum check_needs the driver has: only ENOTTY
+ * (the ioctl does not exist on this node) takes one away; any other answer
+ * is for the checks themselves to judge. */
+static unsigned int g_missing;
+
+static unsigned int probe_missing_features(const struct dev *d, const struct ctrl_model *m)
+{
+	unsigned int missing = 0;
+	struct v4l2_ext_controls x = { .which = V4L2_CTRL_WHICH_CUR_VAL, .count = 0 };
+	if (dev_ioctl(d, VIDIOC_G_EXT_CTRLS, &x) == ENOTTY)
+		missing |= NEEDS_EXT;
+	if (m->n) {
+		/* subscribing writes nothing, so any control will do */
+		int e = ev_subscribe(d, m->c[0].q.id, 0);
+		if (e == ENOTTY)
+			missing |= NEEDS_EVENTS;
+		else if (!e)
+			ev_unsubscribe(d, V4L2_EVENT_CTRL, m->c[0].q.id);
+	}
+	return missing;
+}
+
+unsigned int runner_missing_features(void)
+{
+	return g_missing;
+}
+
+static const char *missing_reason(unsigned int missing)
+{
+	if (missing & NEEDS_EXT)
+		return "the driver has no extended control ioctls (G_EXT_CTRLS gives ENOTTY; ext/count-zero reports it)";
+	return "the driver has no control events (SUBSCRIBE_EVENT gives ENOTTY; events/supported reports it)";
+}
+
 static void expand(const struct suite_def *s, const struct check_def *d)
 {
 	if (d->needs_stream && !dev_can_capture(&g_dev)) {
 		add_instance(s, d, NULL, 0, "device", "not a video capture node");
+		return;
+	}
+	/* One skip per check, not per control: the cause is the device's. */
+	if (d->needs & g_missing) {
+		add_instance(s, d, NULL, 0, "device", missing_reason(d->needs & g_missing));
 		return;
 	}
 	switch (d->scope) {
@@ -525,6 +565,7 @@ int runner_main(int argc, char **argv)
 		return untestable;
 	}
 	mark_excluded();
+	g_missing = probe_missing_features(&g_dev, &g_model);
 	for (size_t s = 0; s < n_all_suites; s++)
 		for (size_t i = 0; i < all_suites[s]->n_checks; i++)
 			expand(all_suites[s], &all_suites[s]->checks[i]);

@@ -24,4 +24,7 @@ int runner_main(int argc, char **argv);
 /* In a test process: the record file and artifact folder of the running instance. */
 const char *runner_record_path(void);
 const char *runner_artifact_dir(void);
+/* enum check_needs bits the driver lacks (found before the checks run), for
+ * a check that uses a feature for only part of what it verifies. */
+unsigned int runner_missing_features(void);
 #endif

@@ -505,14 +505,14 @@ static const struct check_def checks[] = {
 	{ "cluster/auto-flags", "CL-1", "the auto control has UPDATE; manual controls are INACTIVE while auto and active when manual",
 	  CHECK_PER_CONTROL, auto_flags, auto_applies },
 	{ "cluster/auto-to-manual", "CL-2", "switching to manual sends CH_FLAGS to every handle (the setter too); the manual value is kept",
-	  CHECK_PER_CONTROL, auto_to_manual, auto_applies },
+	  CHECK_PER_CONTROL, auto_to_manual, auto_applies, .needs = NEEDS_EVENTS },
 	{ "cluster/volatile-write", "CL-3", "writing a manual control while auto succeeds, keeps auto and (volatile) sends no CH_VALUE",
-	  CHECK_PER_CONTROL, volatile_write, auto_applies },
+	  CHECK_PER_CONTROL, volatile_write, auto_applies, .needs = NEEDS_EVENTS },
 	{ "cluster/explicit-manual", "CL-4", "auto = manual plus a manual value in one S_EXT_CTRLS: the explicit value wins",
 	  CHECK_PER_CONTROL, explicit_manual, auto_applies },
 	{ "cluster/update-events", "EV-5", "the flag and range changes an UPDATE control causes on other controls are announced",
-	  CHECK_PER_CONTROL, update_events, update_applies },
+	  CHECK_PER_CONTROL, update_events, update_applies, .needs = NEEDS_EVENTS },
 	{ "cluster/grabbed", "SC-17", "controls GRABBED while streaming refuse S with EBUSY (S_EXT error_idx = count), allow TRY and G",
-	  CHECK_PER_DEVICE, grabbed, NULL, NULL, 30, true },
+	  CHECK_PER_DEVICE, grabbed, NULL, NULL, 30, true, .needs = NEEDS_EVENTS },
 };
 SUITE(suite_clusters, "cluster", "Clusters, auto/manual pairs and GRABBED", checks);

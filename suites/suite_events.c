@@ -109,6 +109,22 @@ static void subscribe(const struct check_ctx *cx)
 	expect_ok(ev_unsubscribe(cx->dev, V4L2_EVENT_CTRL, id), "VIDIOC_UNSUBSCRIBE_EVENT (EV-12)");
 }
 
+/* EV-1 at device level: a node with controls offers control events. When
+ * SUBSCRIBE_EVENT gives ENOTTY the runner skips every check that needs
+ * events, and this is the one failure that says why. */
+static void supported(const struct check_ctx *cx)
+{
+	if (!cx->model->n)
+		v_skip("the device has no controls");
+	const uint32_t id = cx->model->c[0].q.id;
+	int e = ev_subscribe(cx->dev, id, 0);
+	ck_assert_msg(e != ENOTTY, "expected VIDIOC_SUBSCRIBE_EVENT (V4L2_EVENT_CTRL, %s) to exist on a node with "
+		      "controls (EV-1), got ENOTTY: the driver offers no control events (v4l2_ctrl_subscribe_event)",
+		      cx->model->c[0].q.name);
+	expect_ok(e, "VIDIOC_SUBSCRIBE_EVENT V4L2_EVENT_CTRL for %s (EV-1)", cx->model->c[0].q.name);
+	expect_ok(ev_unsubscribe(cx->dev, V4L2_EVENT_CTRL, id), "VIDIOC_UNSUBSCRIBE_EVENT (EV-12)");
+}
+
 static void initial(const struct check_ctx *cx)
 {
 	const struct ctrl *c = cx->ctrl;
@@ -660,37 +676,39 @@ APPLIES(is_volatile_writable, (c->q.flags & V4L2_CTRL_FLAG_VOLATILE) && ctrl_wri
 	c->q.type != V4L2_CTRL_TYPE_BUTTON && !(c->q.flags & V4L2_CTRL_FLAG_EXECUTE_ON_WRITE))
 
 static const struct check_def checks[] = {
+	{ "events/supported", "EV-1", "a node with controls offers control events (SUBSCRIBE_EVENT is not ENOTTY)",
+	  CHECK_PER_DEVICE, supported },
 	{ "events/subscribe", "EV-1", "SUBSCRIBE to V4L2_EVENT_CTRL works for the control; nothing is queued without SEND_INITIAL",
-	  CHECK_PER_CONTROL, subscribe, any_ctrl },
+	  CHECK_PER_CONTROL, subscribe, any_ctrl, .needs = NEEDS_EVENTS },
 	{ "events/initial", "EV-2", "SEND_INITIAL queues one event with CH_FLAGS|CH_VALUE and the control's value, flags and range (none for classes)",
-	  CHECK_PER_CONTROL, initial, any_ctrl },
+	  CHECK_PER_CONTROL, initial, any_ctrl, .needs = NEEDS_EVENTS },
 	{ "events/ch-value", "EV-4", "a change through one handle reaches another with CH_VALUE and the new value; the setter gets nothing",
-	  CHECK_PER_CONTROL, ch_value, is_changeable },
+	  CHECK_PER_CONTROL, ch_value, is_changeable, .needs = NEEDS_EVENTS },
 	{ "events/allow-feedback", "EV-4", "with ALLOW_FEEDBACK the setter gets its own change",
-	  CHECK_PER_CONTROL, allow_feedback, is_changeable },
+	  CHECK_PER_CONTROL, allow_feedback, is_changeable, .needs = NEEDS_EVENTS },
 	{ "events/same-value", "SC-14", "setting the value a control already has sends no event",
-	  CHECK_PER_CONTROL, same_value, is_changeable_quiet },
+	  CHECK_PER_CONTROL, same_value, is_changeable_quiet, .needs = NEEDS_EVENTS },
 	{ "events/execute-on-write", "FL-10", "every write of an EXECUTE_ON_WRITE control sends CH_VALUE",
-	  CHECK_PER_CONTROL, execute_on_write, is_eow },
+	  CHECK_PER_CONTROL, execute_on_write, is_eow, .needs = NEEDS_EVENTS },
 	{ "events/volatile-set", "EV-8", "writing a volatile control sends no CH_VALUE",
-	  CHECK_PER_CONTROL, volatile_set, is_volatile_writable },
+	  CHECK_PER_CONTROL, volatile_set, is_volatile_writable, .needs = NEEDS_EVENTS },
 	{ "events/dqevent-empty", "EV-9", "DQEVENT on a non-blocking handle with nothing pending gives ENOENT",
-	  CHECK_PER_DEVICE, dqevent_empty },
+	  CHECK_PER_DEVICE, dqevent_empty, .needs = NEEDS_EVENTS },
 	{ "events/poll", "EV-10", "poll() reports POLLPRI exactly while an event is pending and wakes a waiting caller",
-	  CHECK_PER_DEVICE, poll_pri },
+	  CHECK_PER_DEVICE, poll_pri, .needs = NEEDS_EVENTS },
 	{ "events/unsubscribe", "EV-12", "UNSUBSCRIBE drops one subscription and its pending event; V4L2_EVENT_ALL drops all",
-	  CHECK_PER_DEVICE, unsubscribe },
+	  CHECK_PER_DEVICE, unsubscribe, .needs = NEEDS_EVENTS },
 	{ "events/resubscribe", "EV-11", "subscribing twice succeeds, sends no second initial event and delivers each change once",
-	  CHECK_PER_DEVICE, resubscribe },
+	  CHECK_PER_DEVICE, resubscribe, .needs = NEEDS_EVENTS },
 	{ "events/unknown-id", "EV-1", "SUBSCRIBE to a nonexistent control or with type V4L2_EVENT_ALL gives EINVAL",
-	  CHECK_PER_DEVICE, unknown_id },
+	  CHECK_PER_DEVICE, unknown_id, .needs = NEEDS_EVENTS },
 	{ "events/sequence", "EV-3", "sequence numbers count up per handle, pending counts the queue, timestamps in order",
-	  CHECK_PER_DEVICE, sequence },
+	  CHECK_PER_DEVICE, sequence, .needs = NEEDS_EVENTS },
 	{ "events/merge", "EV-6", "a second change before DQEVENT replaces the pending event of that control",
-	  CHECK_PER_DEVICE, merge },
+	  CHECK_PER_DEVICE, merge, .needs = NEEDS_EVENTS },
 	{ "events/per-handle", "EV-13", "subscriptions and queued events belong to one handle and die with it",
-	  CHECK_PER_DEVICE, per_handle },
+	  CHECK_PER_DEVICE, per_handle, .needs = NEEDS_EVENTS },
 	{ "events/input-change", "EV-7", "range, flag and dimension changes made by the driver on S_INPUT are announced",
-	  CHECK_PER_DEVICE, input_change, NULL, NULL, 20 },
+	  CHECK_PER_DEVICE, input_change, NULL, NULL, 20, .needs = NEEDS_EVENTS },
 };
 SUITE(suite_events, "events", "Control events", checks);

@@ -11,6 +11,7 @@
 #include "events.h"
 #include "ext_ctrls.h"
 #include "registry.h"
+#include "runner.h"
 #include "verdict.h"
 #include <stdio.h>
 #include <string.h>
@@ -189,6 +190,12 @@ static void other_ioctls(const struct check_ctx *cx)
 			expect_ok(dev_ioctl(cx->dev, VIDIOC_QUERYMENU, &qm), "QUERYMENU from a lower-priority handle (PR-2)");
 			break;
 		}
+	}
+	if (runner_missing_features() & NEEDS_EVENTS) {
+		/* events/supported fails for that; the queries above still count */
+		v_info("the driver has no control events: SUBSCRIBE, DQEVENT and UNSUBSCRIBE not tried");
+		dev_close(&rec);
+		return;
 	}
 	expect_ok(ev_subscribe(cx->dev, c->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL), "SUBSCRIBE_EVENT from a lower-priority handle (PR-2)");
 	struct v4l2_event ev;
