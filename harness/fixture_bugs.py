@@ -18,6 +18,8 @@ import vboard
 
 DRIVER_DIR = vboard.TOP / "fixtures" / "drivers" / "v4l2c-fixture"
 CATALOGUE = DRIVER_DIR / "bugs.tsv"
+# Checks no fixture bug makes fail, each with the reason (check<TAB>reason).
+NO_NEGATIVE = DRIVER_DIR / "no-negative-case.tsv"
 BUGS_H = DRIVER_DIR / "fx_bugs.h"
 MODULE = DRIVER_DIR / "v4l2c_fixture.ko"
 # What the frame probes need to know about the fixture's picture.
@@ -258,3 +260,48 @@ def write_detection(rows, out_dir):
            f"only v4l2-compliance {only_compliance}, neither {summary['neither']}.", ""]
     (out_dir / "fixture-detection.md").write_text("\n".join(md))
     return summary
+
+
+def check_templates(conform=vboard.BUILD / "bin" / "v4l2-conform"):
+    """The check names 'v4l2-conform --list' prints without a device, with
+    the per-control or per-item part cut off: 'ext/int64', 'ext/count-zero'."""
+    out = subprocess.run([str(conform), "--list"], check=True, capture_output=True, text=True).stdout
+    return sorted({re.sub(r"/<[^>]+>$", "", line.split()[0]) for line in out.splitlines() if line.strip()})
+
+
+def template_of(name, templates):
+    """The check an instance belongs to: the longest template that is the
+    name or a path prefix of it."""
+    best = None
+    for t in templates:
+        if (name == t or name.startswith(t + "/")) and (best is None or len(t) > len(best)):
+            best = t
+    return best
+
+
+def caught_templates(catalogue, runs, templates):
+    """Checks that some bug's run made fail (or, for 'warn' bugs, warn)
+    beyond the baseline: the checks proven able to fail."""
+    base = runs[BASELINE]
+    b = base.verdicts()
+    caught = set()
+    for row in catalogue:
+        run = runs.get(row["bug"])
+        if run is None or not run.ran:
+            continue
+        v = run.verdicts()
+        names = names_with(v, "fail") - names_with(b, "fail")
+        if row["status"] == "warn":
+            names |= new_warnings(run, base, row["patterns"])
+        caught |= {template_of(n, templates) for n in names}
+    return caught - {None}
+
+
+def read_no_negative(path=NO_NEGATIVE):
+    """{check: reason} of the checks the fixture cannot make fail."""
+    out = {}
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            check, reason = line.split("\t", 1)
+            out[check.strip()] = reason.strip()
+    return out

@@ -103,6 +103,28 @@ def test_baseline_is_clean(runs):
         assert not fb.names_with(other.verdicts(), "fail"), d
 
 
+def test_no_negative_case_list_is_well_formed(built):
+    """Every entry names an existing check and says why."""
+    templates = set(fb.check_templates())
+    for check, reason in fb.read_no_negative().items():
+        assert check in templates, f"{fb.NO_NEGATIVE.name}: no such check {check}"
+        assert len(reason) > 20, f"{check}: say why the fixture cannot make it fail"
+
+
+def test_every_check_can_fail(runs):
+    """A check that cannot fail is a defect: every check of the suite is
+    made to fail by some fixture bug, or is listed with the reason in
+    no-negative-case.tsv. The list may not go stale either: a listed check
+    that a bug now catches must leave the list."""
+    templates = fb.check_templates()
+    caught = fb.caught_templates(CATALOGUE, runs, templates)
+    listed = fb.read_no_negative()
+    never = [t for t in templates if t not in caught and t not in listed]
+    stale = sorted(set(listed) & caught)
+    assert not never, "checks no fixture bug makes fail (add a bug, or list them with the reason): " + ", ".join(never)
+    assert not stale, f"caught now, remove from {fb.NO_NEGATIVE.name}: " + ", ".join(stale)
+
+
 @pytest.mark.parametrize("row", [_param(r) for r in CATALOGUE])
 def test_bug_is_detected(runs, row):
     """The suite fails (or, for 'warn' bugs, warns about) exactly the checks
