@@ -11,13 +11,13 @@
  *    first frame made after them is waited for (spec section 18 stale-frame
  *    rule, lib/capture.c);
  *  - the noise floor: NOISE_FRAMES frames at the original value; every
- *    tolerance is half a code value (8-bit quantisation) plus NOISE_K
+ *    tolerance is half a code value (8-bit quantisation) plus JUDGE_NOISE_K
  *    standard deviations of the statistic over those frames, nothing else;
  *  - the latency: after the first change, frames until the image changes
  *    and holds (reported, and waited for after every later change);
  *  - clipping guards: a step without the expected change is excused only
  *    where the region is clipped in that direction (nominal Y' 16..235,
- *    C 16..240, all but PCT_OUTLIERS % of the pixels); a sweep that is
+ *    C 16..240, all but JUDGE_PCT_OUTLIERS % of the pixels); a sweep that is
  *    clipped throughout, a flat or symmetric scene: inconclusive (skip);
  *  - luma controls must also act as a tone curve: per input level the median
  *    output keeps the levels in order (catches wrap-around);
@@ -47,12 +47,7 @@
 #include <strings.h>
 
 #define NOISE_FRAMES 5		/* frames at one setting for the noise floor */
-/* decision constants (NOISE_K, HALF_CODE, SWEEP_POINTS, PCT_OUTLIERS, the
- * nominal ranges) are the judge's: lib/probe_judge.h */
-#define NOISE_K JUDGE_NOISE_K
-#define HALF_CODE JUDGE_HALF_CODE
-#define SWEEP_POINTS JUDGE_SWEEP_POINTS
-#define PCT_OUTLIERS JUDGE_PCT_OUTLIERS
+/* the decision constants (JUDGE_NOISE_K, JUDGE_HALF_CODE, ...) are lib/probe_judge.h's */
 #define MIRROR_SHIFT 2		/* pixels a flip may move the image by (a 4:2:2 or Bayer pixel pair) */
 #define MAX_POINTS 64
 #define MAX_ITEMS 64
@@ -353,8 +348,8 @@ static void measure_noise(struct probe *p, stat_fn fn, const struct frame *ref, 
 	n->tol = jn.tol;
 	n->diff_mean = dsum / (NOISE_FRAMES - 1);
 	n->luma_mad_mean = msum / (NOISE_FRAMES - 1);
-	n->tol_diff = HALF_CODE + NOISE_K * n->diff_mean;
-	n->tol_mad = HALF_CODE + NOISE_K * n->luma_mad_mean;
+	n->tol_diff = JUDGE_HALF_CODE + JUDGE_NOISE_K * n->diff_mean;
+	n->tol_mad = JUDGE_HALF_CODE + JUDGE_NOISE_K * n->luma_mad_mean;
 	n->pix_sigma = n->luma_mad_mean * sqrt(PI) / 2;
 }
 
@@ -399,12 +394,6 @@ static double stat_chroma(const struct frame *f, const struct roi *r, const stru
 	return stats_chroma_magnitude_mean(f, r);
 }
 
-/* A sweep point: what the judge sees, and the frame for artifacts. */
-struct point {
-	struct judge_point j;
-	struct frame fr;
-};
-
 static const char *kind_stat_name(enum judge_kind k)
 {
 	return k == JUDGE_LUMA ? "mean luma" : k == JUDGE_SPREAD ? "luma standard deviation" : "mean chroma magnitude";
@@ -424,12 +413,13 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 	const char *sname = kind_stat_name(k);
 	struct frame base = { 0 };
 	struct noise n = { 0 };
-	struct point pts[SWEEP_POINTS];
-	memset(pts, 0, sizeof(pts));
-	int64_t vals[SWEEP_POINTS];
+	struct judge_point jp[JUDGE_SWEEP_POINTS];	/* what the judge sees */
+	struct frame fr[JUDGE_SWEEP_POINTS];		/* the frames, for artifacts */
+	memset(fr, 0, sizeof(fr));
+	int64_t vals[JUDGE_SWEEP_POINTS];
 	int np = judge_sweep_values(&p->c->q, vals);
 
-	measure_noise(p, fn, NULL, HALF_CODE, &base, &n);
+	measure_noise(p, fn, NULL, JUDGE_HALF_CODE, &base, &n);
 	out_measure(o, "baseline", n.mean, sname);
 	out_measure(o, "noise sd", n.sd, sname);
 	out_measure(o, "tolerance", n.tol, sname);
@@ -452,21 +442,18 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 		set_value(p, vals[far]);
 		wait_for_effect(p, &base, n.tol_diff, &p->f, o);
 	}
-	struct judge_point jp[SWEEP_POINTS];
 	for (int i = 0; i < np; i++) {
-		struct point *pt = &pts[i];
-		struct judge_point *j = &pt->j;
+		struct judge_point *j = &jp[i];
 		j->v = set_value(p, vals[i]);
-		settle(p, &pt->fr);
+		settle(p, &fr[i]);
 		struct frame_stats s;
-		stats_frame(&pt->fr, &p->roi, &s);
-		j->stat = fn(&pt->fr, &p->roi, NULL);
-		j->p_lo = stats_luma_percentile(&s, PCT_OUTLIERS);
-		j->p_hi = stats_luma_percentile(&s, 100 - PCT_OUTLIERS);
+		stats_frame(&fr[i], &p->roi, &s);
+		j->stat = fn(&fr[i], &p->roi, NULL);
+		j->p_lo = stats_luma_percentile(&s, JUDGE_PCT_OUTLIERS);
+		j->p_hi = stats_luma_percentile(&s, 100 - JUDGE_PCT_OUTLIERS);
 		j->luma_clip = stats_luma_fraction_at_or_below(&s, JUDGE_Y_BLACK) +
 			       stats_luma_fraction_at_or_above(&s, JUDGE_Y_WHITE);
-		j->chroma_clip = chroma_clip_fraction(&pt->fr, &p->roi, 0);
-		jp[i] = *j;
+		j->chroma_clip = chroma_clip_fraction(&fr[i], &p->roi, 0);
 		out_point(o, sname, (double)j->v, j->stat);
 	}
 	/* Back to the original value. */
@@ -481,18 +468,18 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 	if (r.verdict == JUDGE_FAIL_NOT_GREY) {
 		out_set(o, OUT_FAIL, "expected %s at its minimum %lld to give grey (chroma <= %.2f), got mean chroma %.2f",
 			ctrl_name(p), (long long)jp[0].v, n.tol, jp[0].stat);
-		out_frames(o, &base, &pts[0].fr);
+		out_frames(o, &base, &fr[0]);
 	}
 	/* A luma control is a tone curve: no level may overtake a brighter one. */
 	if (o->kind == OUT_PASS && k != JUDGE_CHROMA) {
 		const struct judge_pixel_noise pn = { n.lo, n.hi, n.pix_sigma };
 		for (int i = 0; i < np; i++) {
 			struct judge_tone_break br;
-			if (!judge_tone_curve(&base, &pts[i].fr, &p->roi, &pn, &br)) {
+			if (!judge_tone_curve(&base, &fr[i], &p->roi, &pn, &br)) {
 				out_set(o, OUT_FAIL, "at %s = %lld the luma levels are not kept in order: pixels at %u "
 					"became %.0f (median), brighter pixels at %u became %.0f (wrap-around?)",
 					ctrl_name(p), (long long)jp[i].v, br.lo, br.med_lo, br.hi, br.med_hi);
-				out_frames(o, &base, &pts[i].fr);
+				out_frames(o, &base, &fr[i]);
 				break;
 			}
 		}
@@ -500,17 +487,15 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 	const struct judge_point *a = r.step >= 0 ? &jp[r.step] : NULL, *b = a ? a + 1 : NULL;
 	switch (r.verdict) {
 	case JUDGE_FAIL_INVERTED:
-		out_set(o, OUT_FAIL, "expected %s to rise (or stay, where clipped) from %s = %lld to %lld, "
-			"got %.2f -> %.2f (tolerance %.2f): inverted or wrapping effect",
-			sname, ctrl_name(p), (long long)a->v, (long long)b->v, a->stat, b->stat, n.tol);
-		out_frames(o, &pts[r.step].fr, &pts[r.step + 1].fr);
+	case JUDGE_FAIL_NO_EFFECT: {
+		const bool inverted = r.verdict == JUDGE_FAIL_INVERTED;
+		out_set(o, OUT_FAIL, "expected %s to rise%s from %s = %lld to %lld%s, got %.2f -> %.2f (tolerance %.2f): %s",
+			sname, inverted ? " (or stay, where clipped)" : "", ctrl_name(p), (long long)a->v, (long long)b->v,
+			inverted ? "" : " (the region is not clipped)", a->stat, b->stat, n.tol,
+			inverted ? "inverted or wrapping effect" : "no visible effect");
+		out_frames(o, &fr[r.step], &fr[r.step + 1]);
 		break;
-	case JUDGE_FAIL_NO_EFFECT:
-		out_set(o, OUT_FAIL, "expected %s to rise from %s = %lld to %lld (the region is not clipped), "
-			"got %.2f -> %.2f (tolerance %.2f): no visible effect",
-			sname, ctrl_name(p), (long long)a->v, (long long)b->v, a->stat, b->stat, n.tol);
-		out_frames(o, &pts[r.step].fr, &pts[r.step + 1].fr);
-		break;
+	}
 	case JUDGE_INCONCLUSIVE:
 		out_set(o, OUT_INCONCLUSIVE, "the region is clipped over the whole sweep of %s (%d steps excused)",
 			ctrl_name(p), r.excused);
@@ -527,8 +512,8 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 		snprintf(o->info, sizeof(o->info), "%s %.2f at %lld -> %.2f at %lld over %d points (%d clipped steps excused)",
 			 sname, jp[0].stat, (long long)jp[0].v, jp[np - 1].stat, (long long)jp[np - 1].v, np, r.excused);
 done:
-	for (int i = 0; i < SWEEP_POINTS; i++)
-		frame_free(&pts[i].fr);
+	for (int i = 0; i < JUDGE_SWEEP_POINTS; i++)
+		frame_free(&fr[i]);
 	frame_free(&base);
 	noise_free(&n);
 }
@@ -544,15 +529,15 @@ static void attempt_hue(struct probe *p, struct outcome *o)
 {
 	struct frame base = { 0 }, ref = { 0 };
 	struct noise n = { 0 }, nmag = { 0 };
-	int64_t vals[SWEEP_POINTS];
-	double rot[SWEEP_POINTS];
-	struct frame fr[SWEEP_POINTS];
+	int64_t vals[JUDGE_SWEEP_POINTS];
+	double rot[JUDGE_SWEEP_POINTS];
+	struct frame fr[JUDGE_SWEEP_POINTS];
 	memset(fr, 0, sizeof(fr));
 	int np = judge_sweep_values(&p->c->q, vals);
 
 	/* reference frame, then the rotation noise against it */
 	grab(p, &ref);
-	measure_noise(p, stat_chroma, NULL, HALF_CODE, &base, &nmag);
+	measure_noise(p, stat_chroma, NULL, JUDGE_HALF_CODE, &base, &nmag);
 	measure_noise(p, stat_hue_rot, &ref, 0, &base, &n);
 	const double mag = nmag.mean;
 	if (!(mag > nmag.tol) || !isfinite(n.mean)) {
@@ -560,7 +545,7 @@ static void attempt_hue(struct probe *p, struct outcome *o)
 		goto done;
 	}
 	/* half a code value at the mean chroma radius, plus the noise */
-	const double tol = atan2(HALF_CODE, mag) * 180 / PI + NOISE_K * n.sd;
+	const double tol = atan2(JUDGE_HALF_CODE, mag) * 180 / PI + JUDGE_NOISE_K * n.sd;
 	out_measure(o, "noise sd", n.sd, "degrees");
 	out_measure(o, "tolerance", tol, "degrees");
 	out_measure(o, "chroma magnitude", mag, "");
@@ -623,7 +608,7 @@ static void attempt_hue(struct probe *p, struct outcome *o)
 			 r.unwrapped[0], (long long)vals[0], r.unwrapped[np - 1], (long long)vals[np - 1],
 			 (long long)p->orig);
 done:
-	for (int i = 0; i < SWEEP_POINTS; i++)
+	for (int i = 0; i < JUDGE_SWEEP_POINTS; i++)
 		frame_free(&fr[i]);
 	frame_free(&base);
 	frame_free(&ref);
@@ -640,7 +625,7 @@ static void attempt_mirror(struct probe *p, struct outcome *o)
 	const char *axis_name = horizontal ? "left-right" : "top-bottom", *other_name = horizontal ? "top-bottom" : "left-right";
 	struct frame base = { 0 }, fl = { 0 };
 	struct noise n = { 0 };
-	measure_noise(p, stat_spread, NULL, HALF_CODE, &base, &n);
+	measure_noise(p, stat_spread, NULL, JUDGE_HALF_CODE, &base, &n);
 	const double tol = n.tol_mad;
 	out_measure(o, "noise luma MAD", n.luma_mad_mean, "luma");
 	out_measure(o, "tolerance", tol, "luma");
@@ -721,7 +706,7 @@ static void attempt_distinct(struct probe *p, struct outcome *o)
 		if (!p->c->menu[i].err)
 			items[ni++] = p->c->menu[i].index;
 	struct noise n = { 0 };
-	measure_noise(p, NULL, NULL, HALF_CODE, &base, &n);
+	measure_noise(p, NULL, NULL, JUDGE_HALF_CODE, &base, &n);
 	const double tol = n.tol_diff;
 	out_measure(o, "noise frame difference", n.diff_mean, "");
 	out_measure(o, "tolerance", tol, "");
@@ -923,7 +908,7 @@ static void visible_effect(const struct check_ctx *cx)
 	probe_begin(&p, cx);
 	struct frame base = { 0 };
 	struct noise n = { 0 };
-	measure_noise(&p, NULL, NULL, HALF_CODE, &base, &n);
+	measure_noise(&p, NULL, NULL, JUDGE_HALF_CODE, &base, &n);
 	noise_free(&n);
 	int64_t other;
 	if (!ctrl_other_value(p.c, p.orig, &other)) {
