@@ -493,16 +493,16 @@ static bool torn_payload_applies(const struct ctrl *c, const struct ctrl_model *
 
 static const struct check_def checks[] = {
 	{ "conc/torn-int64", "EX-21", "3 writer and 3 reader threads on one 64-bit control (0x5555.../0xaaaa...): every value read is whole",
-	  CHECK_PER_CONTROL, torn, torn_int64_applies, NULL, 20, .needs = NEEDS_EXT },
+	  CHECK_PER_CONTROL, torn, torn_int64_applies, NULL, 20, .needs = NEEDS_EXT, .own_process = true },
 	{ "conc/torn-payload", "AR-3", "3 writer and 3 reader threads on one string/array control: every value read is one whole value written",
-	  CHECK_PER_CONTROL, torn, torn_payload_applies, NULL, 20, .needs = NEEDS_EXT },
+	  CHECK_PER_CONTROL, torn, torn_payload_applies, NULL, 20, .needs = NEEDS_EXT, .own_process = true },
 	{ "conc/same-control", "SC-15", "3 writer and 3 reader threads on one control through old and extended ioctls: no errors, only written values",
-	  CHECK_PER_DEVICE, same_control, NULL, NULL, 20, .needs = NEEDS_EXT },
+	  CHECK_PER_DEVICE, same_control, NULL, NULL, 20, .needs = NEEDS_EXT, .own_process = true },
 	{ "conc/different-controls", "SC-15", "one thread per control setting and reading back its own control: no cross-talk, last write wins",
-	  CHECK_PER_DEVICE, different_controls, NULL, NULL, 20, .needs = NEEDS_EXT },
+	  CHECK_PER_DEVICE, different_controls, NULL, NULL, 20, .needs = NEEDS_EXT, .own_process = true },
 	{ "conc/processes", "SC-15", "4 processes setting and getting one control: no errors, only written values, consistent end state",
-	  CHECK_PER_DEVICE, processes, NULL, NULL, 20, .needs = NEEDS_EXT },
+	  CHECK_PER_DEVICE, processes, NULL, NULL, 20, .needs = NEEDS_EXT, .own_process = true },
 	{ "conc/events-under-load", "EV-4", "a subscriber during concurrent writes gets written values in sequence order; the last event is the final value",
-	  CHECK_PER_DEVICE, events_load, NULL, NULL, 20, .needs = NEEDS_EXT | NEEDS_EVENTS },
+	  CHECK_PER_DEVICE, events_load, NULL, NULL, 20, .needs = NEEDS_EXT | NEEDS_EVENTS, .own_process = true },
 };
 SUITE(suite_concurrency, "conc", "Concurrency", checks);
