@@ -4,6 +4,9 @@
 #   make run DEVICE=/dev/videoN   run every suite on a real device instead
 #   make run ONLY='getset/roundtrip/brightness'   rerun one check (glob) on the board
 #   make test       host unit tests + the pytest harness end to end on the virtual board
+#                   (the fixture self-test runs each bug's own check families)
+#   make test-full  the same with the full sweeps: every check on every fixture bug, with
+#                   v4l2-compliance beside it (reports/out/fixture-detection.md); what a nightly runs
 #   make bench      benchmarks (speed targets are measured here, never asserted in tests)
 # Each target installs the Debian packages it needs (tools/deps.sh).
 
@@ -27,7 +30,7 @@ SUITE_OBJS := $(SUITE_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 CONFORM    := $(BUILD)/bin/v4l2-conform
 
-.PHONY: all deps run test unit e2e bench vboard clean list
+.PHONY: all deps run test test-full unit e2e bench vboard clean list
 all: deps $(CONFORM) $(UNIT_BINS)
 
 deps:
@@ -78,7 +81,12 @@ e2e: vboard
 test: unit
 	@tools/deps.sh vboard test
 	fixtures/vboard/vboard build
-	$(PYTEST) -v harness
+	$(PYTEST) -v --durations=15 harness
+
+test-full: unit
+	@tools/deps.sh vboard test
+	fixtures/vboard/vboard build
+	V4L2C_TEST_FULL=1 $(PYTEST) -v --durations=15 harness
 
 bench: all
 	@set -e; for b in $(wildcard $(BUILD)/bin/bench-*); do $$b; done

@@ -25,7 +25,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RUN_MS 1200		/* per check, under TCG */
+/* Each worker does OPS_PER_WORKER ioctls: with 4-6 workers on one CPU the
+ * scheduler interleaves them many times over (a timeslice holds about a
+ * thousand control ioctls on the virtual board), which is what exposes a
+ * race; more of the same only costs time. RUN_MS caps a slow device. */
+#define OPS_PER_WORKER 2000
+#define RUN_MS 1200
 #define MAX_VALS 4
 
 static int64_t now_ms(void)
@@ -133,6 +138,7 @@ struct worker {
 	int64_t deadline;
 	struct report r;
 	int last;			/* writers: index of the last value written */
+	bool done;			/* set (release) when the worker has stopped */
 };
 
 static void *worker_fn(void *arg)
@@ -146,7 +152,7 @@ static void *worker_fn(void *arg)
 	}
 	bool old_ok = ctrl_type_is_int32(c->q.type);
 	unsigned k = (unsigned)w->id;
-	while (now_ms() < w->deadline) {
+	while (w->r.ops < OPS_PER_WORKER && now_ms() < w->deadline) {
 		bool old = old_ok && w->old_path && (k & 1);
 		if (w->writer) {
 			int i = (int)(k % (unsigned)w->vs->n);
@@ -188,6 +194,7 @@ static void *worker_fn(void *arg)
 		k += 2;
 	}
 	dev_close(&d);
+	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -287,7 +294,7 @@ static void *owner_fn(void *arg)
 		note(&o->r, ENODEV, "cannot open the device");
 		return NULL;
 	}
-	for (unsigned k = 0; now_ms() < o->deadline; k++) {
+	for (unsigned k = 0; o->r.ops < OPS_PER_WORKER && now_ms() < o->deadline; k++) {
 		int64_t v = o->vals[k & 1], got = 0;
 		int e = ctrl_set_scalar(&d, o->c, &v);
 		if (e) {
@@ -431,7 +438,8 @@ static void events_load(const struct check_ctx *cx)
 	char problem[200] = "";
 	struct v4l2_event ev, last_ev;
 	memset(&last_ev, 0, sizeof(last_ev));
-	while (now_ms() < deadline + 200) {
+	while (!(__atomic_load_n(&ws[0].done, __ATOMIC_ACQUIRE) && __atomic_load_n(&ws[1].done, __ATOMIC_ACQUIRE)) &&
+	       now_ms() < deadline + 200) {
 		int e = ev_wait(cx->dev, 50, &ev);
 		if (e == ETIMEDOUT)
 			continue;
