@@ -89,7 +89,10 @@ test-full: unit
 	V4L2C_TEST_FULL=1 $(PYTEST) -v --durations=15 harness
 
 bench: all
-	@set -e; for b in $(wildcard $(BUILD)/bin/bench-*); do $$b; done
+	@tools/deps.sh vboard test
+	fixtures/vboard/vboard build
+	$(BUILD)/bin/bench-stats > $(BUILD)/bench-stats.md
+	/usr/bin/python3 bench/bench_board.py --stats-md $(BUILD)/bench-stats.md
 
 clean:
 	rm -rf $(BUILD)
