@@ -17,6 +17,10 @@ CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -
 PYTEST   ?= /usr/bin/python3 -m pytest
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS   += -DV4L2C_VERSION='"$(VERSION)"'
+# The version is compiled into the runner: rebuild it when the version
+# changes (a commit), not only when runner.c does.
+VERSION_FILE := $(BUILD)/version.txt
+$(shell mkdir -p $(BUILD); echo '$(VERSION)' | cmp -s - $(VERSION_FILE) 2>/dev/null || echo '$(VERSION)' > $(VERSION_FILE))
 # Static: the same binary runs in the virtual board's initramfs and on lab
 # boards with a minimal root filesystem (libv4l2 plugins are then off).
 STATIC_LIBS = $(shell pkg-config --static --libs check libv4l2 2>/dev/null)
@@ -39,6 +43,8 @@ deps:
 $(BUILD)/%.o: %.c $(wildcard lib/*.h suites/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/lib/runner.o: $(VERSION_FILE)
 
 $(BUILD)/libv4l2c.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
