@@ -182,6 +182,52 @@ def test_converter_dumps_results_json_into_the_log(tmp_path):
     assert got["results"][1]["message"] == MIXED[1]["message"]
 
 
+def lavacli_rows(lava, job="pass"):
+    """What `lavacli results JOB --json` prints for these cases (the
+    server's test cases of the job, LAVA's own 'lava' suite included)."""
+    rows = [{"suite": "lava", "name": "job", "result": job, "measurement": "None", "unit": "",
+             "metadata": {"definition": "lava", "case": "job", "result": job}},
+            {"suite": "lava", "name": "0_v4l2-conform", "result": "fail", "measurement": "None", "unit": "",
+             "metadata": {"definition": "lava", "case": "0_v4l2-conform", "result": "fail"}}]
+    for c in lava["cases"]:
+        meta = {"case": c["case"], "definition": c["definition"], "result": c["result"], "set": c["set"]}
+        if "measurement" in c:
+            meta.update(measurement=c["measurement"], units=c["units"])
+        rows.append({"suite": c["definition"], "name": c["case"], "result": c["result"],
+                     "measurement": "%.10f" % c["measurement"] if "measurement" in c else "None",
+                     "unit": c.get("units", ""), "metadata": meta})
+    return rows
+
+
+def test_server_cases_agree_with_results_json(tmp_path):
+    """The nightly's check of what lava-server stored (lavacli results):
+    same verdicts, test sets and measurements as results.json."""
+    _, lava = convert(tmp_path, MIXED)
+    server = lava_results.server_cases(lavacli_rows(lava))
+    assert server["job"] == "pass" and server["definitions"] == {"0_v4l2-conform": "fail"}
+    assert lava_results.check_cases(server, {"results": MIXED}) == []
+    assert lava_results.check_measurements(server, {"results": MIXED}) == []
+
+
+def test_server_cases_check_catches_a_wrong_measurement_or_set(tmp_path):
+    _, lava = convert(tmp_path, MIXED)
+    rows = lavacli_rows(lava)
+    for r in rows:
+        if r["name"] == "enum.next-ctrl-walk.controls":
+            r["measurement"] = "72.0000000000"
+        if r["name"] == "events.ctrl-change.gain":
+            r["metadata"]["set"] = "enum"
+    server = lava_results.server_cases(rows)
+    problems = lava_results.check_measurements(server, {"results": MIXED})
+    assert any("enum.next-ctrl-walk.controls" in p and "72" in p for p in problems), problems
+    problems = lava_results.check_cases(server, {"results": MIXED})
+    assert any("events/ctrl-change/gain: in LAVA test set enum" in p for p in problems), problems
+    # a measurement the server lost
+    server["cases"] = [c for c in server["cases"] if c["case"] != "enum.next-ctrl-walk.time_per_query"]
+    problems = lava_results.check_measurements(server, {"results": MIXED})
+    assert any("time per query" in p for p in problems), problems
+
+
 # ---------------------------------------------------------------- job generation
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Read the results of a v4l2-conform LAVA job from its log.
 
-usage: lava-results.py LOG [--cases OUT.json] [--results-json OUT.json] [--check] [-q]
+usage: lava-results.py LOG [--cases OUT.json] [--results-json OUT.json]
+                      [--server-cases LAVACLI.json] [--check] [-q]
   LOG   lava-run's output (make lava-check), or a lava-server job log
         (`lavacli jobs logs --raw JOB`; reading that one needs python3-yaml)
   --cases FILE         write what LAVA recorded: the job result, the result
@@ -9,6 +10,10 @@ usage: lava-results.py LOG [--cases OUT.json] [--results-json OUT.json] [--check
                        its test set, result, measurement and units (JSON)
   --results-json FILE  write the suite's own results.json, as the device
                        printed it into the log (v4l2-conform-lava dumps it)
+  --server-cases FILE  what the lava-server stored for the job, as
+                       `lavacli results JOB --json` prints it: with --check,
+                       those test cases must agree with that results.json too,
+                       measurements included (value and units)
   --check              exit 1 unless the job completed and LAVA's test cases
                        hold the same verdict per check as that results.json
 Without --check the exit status is 0 when the log could be read.
@@ -111,6 +116,54 @@ def parse(recs):
     return out
 
 
+def server_cases(rows):
+    """lavacli's `results JOB --json` (a list of the server's test cases) in
+    the shape parse() gives: job, definitions, cases (no notes: the server
+    keeps no log lines with its cases)."""
+    out = {"job": None, "job_error": None, "definitions": {}, "cases": [], "notes": None}
+    for row in rows:
+        meta = row.get("metadata") or {}
+        if row.get("suite") == "lava":
+            if row.get("name") == "job":
+                out["job"], out["job_error"] = row.get("result"), meta.get("error_msg")
+            elif str(row.get("name", "")).endswith("_" + DEFINITION):
+                out["definitions"][row["name"]] = row.get("result")
+            continue
+        c = {"definition": row.get("suite"), "set": meta.get("set"), "case": row.get("name"),
+             "result": row.get("result")}
+        if row.get("measurement") not in (None, "", "None"):
+            c["measurement"] = float(row["measurement"])
+            c["units"] = row.get("unit") or ""
+        out["cases"].append(c)
+    return out
+
+
+def check_measurements(lava, results):
+    """Problems between a results.json's measurements and LAVA's cases: every
+    numeric measurement of a check is the case <check>.<name>, in the check's
+    test set, with the same value and units."""
+    problems = []
+    cases = {c["case"]: c for c in lava["cases"] if "measurement" in c and c["set"] != "summary"}
+    for r in results.get("results", []):
+        for m in r.get("measurements") or ():
+            if not isinstance(m.get("value"), (int, float)) or isinstance(m.get("value"), bool):
+                continue
+            cid = case_id(r["name"]) + "." + case_id(m["name"])
+            c = cases.get(cid)
+            if c is None:
+                problems.append("%s: measurement %s is no LAVA case %s" % (r["name"], m["name"], cid))
+                continue
+            v = float(m["value"])
+            if abs(c["measurement"] - v) > 1e-9 + 1e-6 * abs(v):
+                problems.append("%s: LAVA measurement %s, results.json %s" % (cid, c["measurement"], v))
+            if c.get("units", "") != case_id(m.get("unit") or ""):
+                problems.append("%s: LAVA units %r, results.json %r" % (cid, c.get("units"), m.get("unit")))
+            suite = case_id(r.get("suite") or r["name"].split("/")[0])
+            if c["set"] != suite:
+                problems.append("%s: in LAVA test set %s, not %s" % (cid, c["set"], suite))
+    return problems
+
+
 def check_cases(lava, results, ignore=()):
     """Problems (a list of strings) between LAVA's test cases and a
     results.json: every check must be a case of the same verdict, in the
@@ -155,9 +208,10 @@ def check_cases(lava, results, ignore=()):
     for cid in sorted(set(cases) - set(want)):
         problems.append("LAVA case %s is no check of the suite" % cid)
     warns = sum(1 for r in want.values() if r["verdict"] == "warn")
-    noted = sum(1 for n in lava["notes"] if n.startswith("WARN ") and not skipped(n[5:].split(":")[0]))
-    if warns != noted:
-        problems.append("%d warnings in results.json, %d WARN notes in the log" % (warns, noted))
+    if lava["notes"] is not None:   # a job log (a server's case list has none)
+        noted = sum(1 for n in lava["notes"] if n.startswith("WARN ") and not skipped(n[5:].split(":")[0]))
+        if warns != noted:
+            problems.append("%d warnings in results.json, %d WARN notes in the log" % (warns, noted))
     summary = {c["case"]: c for c in lava["cases"] if c["set"] == "summary"}
     if summary.get("completed", {}).get("result") != "pass":
         problems.append("the summary case 'completed' is not pass")
@@ -176,6 +230,7 @@ def main():
     ap.add_argument("log")
     ap.add_argument("--cases")
     ap.add_argument("--results-json")
+    ap.add_argument("--server-cases")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("-q", "--quiet", action="store_true")
     a = ap.parse_args()
@@ -207,7 +262,23 @@ def main():
     if rj is None:
         problems.append("no results.json in the log")
     else:
-        problems += check_cases(lava, rj)
+        problems += check_cases(lava, rj) + check_measurements(lava, rj)
+    if a.server_cases and rj is not None:
+        try:
+            with open(a.server_cases, encoding="utf-8") as f:
+                server = server_cases(json.load(f))
+        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            server, found = None, ["the server's test cases (%s) cannot be read: %s" % (a.server_cases, exc)]
+        if server is not None:
+            found = [("the server: " + p) for p in check_cases(server, rj) + check_measurements(server, rj)]
+            if server["job"] != "pass":
+                found.append("the server: the job's result is %s (%s)" % (server["job"], server["job_error"]))
+        if not found:
+            nm = sum(1 for c in server["cases"] if "measurement" in c and c["set"] != "summary")
+            print("lava-results: the server's test cases agree with results.json "
+                  "(%d checks, %d measurements, %d test sets)"
+                  % (len(rj["results"]), nm, len({c["set"] for c in server["cases"]})))
+        problems += found
     for p in problems[:50]:
         print("lava-results: MISMATCH %s" % p)
     if len(problems) > 50:

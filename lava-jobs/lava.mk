@@ -8,7 +8,11 @@
 #   make arm64          cross-build build-arm64/bin/v4l2-conform (gcc-aarch64-linux-gnu)
 #   make arm64-check    run it on the arm64 virtual board (qemu-system-aarch64, vivid)
 #   make lava-jobs      write every board job to build/lava/jobs/<board>.yaml
-# Packages: tools/deps.sh (lava, arm64, lavacli).
+#   make lava-server-check  the nightly against a throw-away lava-server on
+#                       this host (PostgreSQL, lava-server, lava-worker on
+#                       loopback): two nights, the second with a seeded
+#                       regression (lava-jobs/server-check.sh); part of test-full
+# Packages: tools/deps.sh (lava, arm64, lavacli, lava-server).
 
 ARM64_BUILD ?= build-arm64
 ARM64_CC    ?= aarch64-linux-gnu-gcc
@@ -17,7 +21,7 @@ ARM64_PKG_CONFIG_LIBDIR ?= /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgco
 ARM64_CONFORM := $(ARM64_BUILD)/bin/v4l2-conform
 LAVA_OUT    ?= $(BUILD)/lava
 
-.PHONY: lava-deps lava-check lava-validate lava-jobs static-check arm64 arm64-deps arm64-board arm64-check
+.PHONY: lava-server-check lava-deps lava-check lava-validate lava-jobs static-check arm64 arm64-deps arm64-board arm64-check
 
 lava-deps:
 	@tools/deps.sh lava
@@ -50,3 +54,10 @@ arm64-board: arm64
 
 arm64-check: arm64-board
 	lava-jobs/arm64-check.sh
+
+# The nightly end to end against a real lava-server (about 4-6 min).
+lava-server-check: vboard fixture-driver
+	@tools/deps.sh lava lava-server lavacli
+	lava-jobs/server-check.sh --out $(LAVA_OUT)/server-check
+
+test-full: lava-server-check

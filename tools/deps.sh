@@ -11,9 +11,14 @@
 #   arm64    the arm64 cross toolchain and libraries (Check, libv4l) and
 #            qemu-system-aarch64; adds the arm64 architecture to dpkg
 #   lavacli  lavacli, to submit jobs to a lava-server (the nightly)
+#   lava-server  lava-server and PostgreSQL (make lava-server-check runs a
+#            throw-away instance of its own). Installed without Recommends
+#            (no apache2) and with the package scripts' service starts
+#            refused (a policy-rc.d for the time of the install): this
+#            machine gets no system-wide LAVA nor PostgreSQL running.
 # Kernel headers for the fixture driver: fixtures/vboard/fetch-kernel.sh --headers.
 set -eu
-pkgs="" need_arm64=0
+pkgs="" need_arm64=0 no_start=0
 for g in "$@"; do
     case "$g" in
         build)   pkgs="$pkgs gcc make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
@@ -24,6 +29,7 @@ for g in "$@"; do
                  pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm pkg-config"
                  pkgs="$pkgs check:arm64 libsubunit-dev:arm64 libv4l-dev:arm64 libjpeg-dev:arm64" ;;
         lavacli) pkgs="$pkgs lavacli" ;;
+        lava-server) pkgs="$pkgs lava-server postgresql lavacli"; no_start=1 ;;
         *) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;;
     esac
 done
@@ -49,5 +55,15 @@ if [ "$need_arm64" = 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm6
 fi
 echo "deps: apt-get install$missing" >&2
 apt-get update -q >&2 || true
+# Refuse service starts during the install (invoke-rc.d/deb-systemd-invoke
+# ask policy-rc.d), unless the machine already has a policy of its own.
+prc=/usr/sbin/policy-rc.d made_prc=0
+if [ "$no_start" = 1 ] && [ ! -e "$prc" ]; then
+    printf '#!/bin/sh\n# tools/deps.sh: no service starts during its install\nexit 101\n' > "$prc"
+    chmod 755 "$prc"; made_prc=1
+    trap 'rm -f "$prc"' EXIT
+fi
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >&2
+[ "$made_prc" = 1 ] && rm -f "$prc"
+trap - EXIT
