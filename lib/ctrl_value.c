@@ -115,7 +115,7 @@ int ctrl_set_old(const struct dev *d, uint32_t id, int32_t *v)
 
 static bool use_old(const struct ctrl *c)
 {
-	return !c->have_qext && ctrl_type_is_int32(c->q.type);
+	return !c->have_qext && ctrl_is_scalar_int32(&c->q);
 }
 
 int ctrl_get_scalar(const struct dev *d, const struct ctrl *c, int64_t *v)

@@ -1147,7 +1147,7 @@ static void get_all(const struct check_ctx *cx)
 			continue;
 		struct ctrl_val one = { 0 }, all;
 		int e;
-		if (ctrl_type_is_int32(c->q.type)) {
+		if (ctrl_is_scalar_int32(&c->q)) {
 			int32_t v = 0;
 			e = ctrl_get_old(cx->dev, c->q.id, &v);
 			one.v = v;
@@ -1162,7 +1162,7 @@ static void get_all(const struct check_ctx *cx)
 			nbad++;
 			if (o < sizeof(bad))
 				o += snprintf(bad + o, sizeof(bad) - o, "%s%s: all-at-once %s, alone %s%s", o ? "; " : "", c->q.name,
-					      s1, e ? errno_name(e) : s2, ctrl_type_is_int32(c->q.type) ? " (G_CTRL)" : "");
+					      s1, e ? errno_name(e) : s2, ctrl_is_scalar_int32(&c->q) ? " (G_CTRL)" : "");
 		}
 		ctrl_val_free(&one);
 		ctrl_val_free(&all);

@@ -394,10 +394,10 @@ static void get_in_range(const struct check_ctx *cx)
 	static bool fn(const struct ctrl *c, const struct ctrl_model *m, const char **why) { return (expr); }
 
 APPLIES(is_button, c->q.type == V4L2_CTRL_TYPE_BUTTON)
-APPLIES(is_read_only, (c->q.flags & V4L2_CTRL_FLAG_READ_ONLY) && ctrl_type_is_int32(c->q.type) &&
+APPLIES(is_read_only, (c->q.flags & V4L2_CTRL_FLAG_READ_ONLY) && ctrl_is_scalar_int32(&c->q) &&
 	c->q.type != V4L2_CTRL_TYPE_CTRL_CLASS)
 APPLIES(is_write_only, (c->q.flags & V4L2_CTRL_FLAG_WRITE_ONLY) && c->q.type != V4L2_CTRL_TYPE_BUTTON &&
-	ctrl_type_is_int32(c->q.type) && c->q.type != V4L2_CTRL_TYPE_CTRL_CLASS)
+	ctrl_is_scalar_int32(&c->q) && c->q.type != V4L2_CTRL_TYPE_CTRL_CLASS)
 APPLIES(is_inactive, (c->q.flags & V4L2_CTRL_FLAG_INACTIVE) && ctrl_writable(&c->q) &&
 	!ctrl_has_payload(&c->q) && c->q.type != V4L2_CTRL_TYPE_BUTTON)
 APPLIES(is_settable_integer, c->q.type == V4L2_CTRL_TYPE_INTEGER && ctrl_settable_int32(c))
@@ -405,17 +405,17 @@ APPLIES(has_step, c->q.type == V4L2_CTRL_TYPE_INTEGER && ctrl_settable_int32(c) 
 APPLIES(is_settable_menu, ctrl_type_is_menu(c->q.type) && ctrl_settable_int32(c))
 APPLIES(is_settable_bool, c->q.type == V4L2_CTRL_TYPE_BOOLEAN && ctrl_settable_int32(c))
 APPLIES(is_settable_bitmask, c->q.type == V4L2_CTRL_TYPE_BITMASK && ctrl_settable_int32(c))
-APPLIES(not_int32, !ctrl_type_is_int32(c->q.type) && c->q.type != V4L2_CTRL_TYPE_CTRL_CLASS &&
+APPLIES(not_int32, !ctrl_is_scalar_int32(&c->q) && c->q.type != V4L2_CTRL_TYPE_CTRL_CLASS &&
 	ctrl_type_known(c->q.type))
 APPLIES(is_class, c->q.type == V4L2_CTRL_TYPE_CTRL_CLASS)
-APPLIES(is_readable_int32, ctrl_type_is_int32(c->q.type) && ctrl_readable(&c->q) &&
+APPLIES(is_readable_int32, ctrl_is_scalar_int32(&c->q) && ctrl_readable(&c->q) &&
 	!(c->q.flags & V4L2_CTRL_FLAG_DISABLED))
 
 static bool roundtrip_applies(const struct ctrl *c, const struct ctrl_model *m, const char **why)
 {
 	if (ctrl_settable_int32(c))
 		return true;
-	if (ctrl_type_is_int32(c->q.type) && (c->q.flags & V4L2_CTRL_FLAG_VOLATILE) && ctrl_writable(&c->q) &&
+	if (ctrl_is_scalar_int32(&c->q) && (c->q.flags & V4L2_CTRL_FLAG_VOLATILE) && ctrl_writable(&c->q) &&
 	    c->q.type != V4L2_CTRL_TYPE_BUTTON)
 		*why = "volatile: the value read back is the hardware's, not the one set";
 	return false;
