@@ -15,7 +15,7 @@ import fixture_bugs as fb
 import vboard
 
 CATALOGUE = fb.read_catalogue()
-SPEC = vboard.TOP.parent / "shared" / "spec" / "controls-checklist.md"
+SPEC = vboard.TOP / "spec" / "controls-checklist.md"
 SPEC_COLUMNS = fb.COLUMNS
 
 

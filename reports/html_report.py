@@ -151,7 +151,7 @@ def main(argv=None):
     ap.add_argument("results")
     ap.add_argument("out")
     ap.add_argument("--expect")
-    ap.add_argument("--spec", default=str(Path(__file__).resolve().parents[2] / "shared" / "spec" /
+    ap.add_argument("--spec", default=str(Path(__file__).resolve().parents[1] / "spec" /
                                           "controls-checklist.md"))
     try:
         a = ap.parse_args(argv)
