@@ -30,7 +30,7 @@ SUITE_OBJS := $(SUITE_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 CONFORM    := $(BUILD)/bin/v4l2-conform
 
-.PHONY: all deps run test unit e2e bench vboard clean list
+.PHONY: all deps run test unit e2e bench vboard clean list matrix
 all: deps $(CONFORM) $(UNIT_BINS)
 
 deps:
@@ -82,6 +82,13 @@ test: unit
 	@tools/deps.sh vboard test
 	fixtures/vboard/vboard build
 	$(PYTEST) -v harness
+
+# The suite on several Debian kernel builds and the verdicts that differ
+# (reports/out/matrix.md, .json): KERNELS=REL,REL (default: the newest 6.1 and
+# 6.12), MATRIX_ARGS=--all for every build. About 8 minutes a kernel.
+matrix: all
+	@tools/deps.sh vboard test
+	/usr/bin/python3 harness/matrix.py $(if $(KERNELS),--kernels '$(KERNELS)') $(if $(ONLY),--only '$(ONLY)') $(MATRIX_ARGS)
 
 bench: all
 	@set -e; for b in $(wildcard $(BUILD)/bin/bench-*); do $$b; done
