@@ -12,6 +12,9 @@
 
 CC       ?= gcc
 BUILD    ?= build
+# KERNEL=6.12.118+deb12-amd64: boot that Debian kernel build on the virtual board
+# (default: the current linux-image-amd64); artifacts in build/vboard-KERNEL.
+export VBOARD_KERNEL := $(KERNEL)
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Ilib
 PYTEST   ?= /usr/bin/python3 -m pytest
@@ -34,7 +37,7 @@ SUITE_OBJS := $(SUITE_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 CONFORM    := $(BUILD)/bin/v4l2-conform
 
-.PHONY: all deps run test test-full unit e2e bench vboard clean list
+.PHONY: all deps run test test-full unit e2e bench vboard clean list matrix
 all: deps $(CONFORM) $(UNIT_BINS)
 
 deps:
@@ -93,6 +96,13 @@ test-full: unit
 	@tools/deps.sh vboard test
 	fixtures/vboard/vboard build
 	V4L2C_TEST_FULL=1 $(PYTEST) -v --durations=15 harness
+
+# The suite on several Debian kernel builds and the verdicts that differ
+# (reports/out/matrix.md, .json): KERNELS=REL,REL (default: the newest 6.1 and
+# 6.12), MATRIX_ARGS=--all for every build. About 8 minutes a kernel.
+matrix: all
+	@tools/deps.sh vboard test
+	/usr/bin/python3 harness/matrix.py $(if $(KERNELS),--kernels '$(KERNELS)') $(if $(ONLY),--only '$(ONLY)') $(MATRIX_ARGS)
 
 bench: all
 	@tools/deps.sh vboard test

@@ -37,8 +37,8 @@ def main(argv=None):
         args += f" --only '{a.only}'"
     script = vboard.conform_script(device=exp.settings.get("device", "/dev/video0"),
                                    setup=exp.settings.get("setup", "true"), args=args)
-    share = vboard.BUILD / "vboard" / f"run-{a.board}"
-    print(f"== virtual board '{a.board}': booting (kernel {(vboard.BUILD / 'vboard' / 'kernel.release').read_text().strip()})")
+    share = vboard.OUT / f"run-{a.board}"
+    print(f"== virtual board '{a.board}': booting (kernel {(vboard.OUT / 'kernel.release').read_text().strip()})")
     t0 = time.monotonic()
     run = vboard.run_job(script, share, timeout=a.timeout)
     out = Path(a.out)

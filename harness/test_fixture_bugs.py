@@ -16,7 +16,7 @@ import vboard
 
 CATALOGUE = fb.read_catalogue()
 FULL = os.environ.get("V4L2C_TEST_FULL") == "1"
-SPEC = vboard.TOP.parent / "shared" / "spec" / "controls-checklist.md"
+SPEC = vboard.TOP / "spec" / "controls-checklist.md"
 SPEC_COLUMNS = fb.COLUMNS
 
 

@@ -61,6 +61,30 @@ def test_compare_fixed_and_baseline(expect):
     assert [r["name"] for r in c["missing"]] == ["enum/query/gone"]
 
 
+def test_expectations_per_kernel(tmp_path):
+    """fail@KERNEL-GLOB: a deviation known only on some kernel releases."""
+    p = tmp_path / "k.expect"
+    p.write_text("fail@6.12.* payload/x/* AR-1 only 6.12's vivid\nfail enum/y/* QC-1 every kernel\n")
+    e = Expectations(p)
+    assert e.expected("payload/x/a", "fail", "6.12.118+deb12-amd64")[0] == "AR-1"
+    assert e.expected("payload/x/a", "fail", "6.1.0-57-amd64") is None
+    assert e.expected("enum/y/a", "fail", "6.1.0-57-amd64")[0] == "QC-1"
+    run612 = results(rec("payload/x/a", "fail"), rec("enum/y/a", "fail"))
+    run612["run"]["kernel"] = "Linux 6.12.118+deb12-amd64 x86_64"
+    c = compare(run612, e)
+    assert not c["regressions"] and len(c["expected"]) == 2
+    run61 = results(rec("payload/x/a", "fail"), rec("enum/y/a", "pass"))
+    run61["run"]["kernel"] = "Linux 6.1.0-57-amd64 x86_64"
+    c = compare(run61, e)
+    assert [r["name"] for r in c["regressions"]] == ["payload/x/a"]
+    # the 6.12-only entry is not 'fixed' on 6.1, the every-kernel one is
+    assert [r["name"] for r in c["fixed"]] == ["enum/y/*"]
+    bad = tmp_path / "bad.expect"
+    bad.write_text("fail@ a/b QC-1 empty kernel\n")
+    with pytest.raises(BadInput, match=r"bad.expect:1"):
+        Expectations(bad)
+
+
 def test_compare_cli_exit(tmp_path, expect, capsys):
     p = tmp_path / "r.json"
     p.write_text(json.dumps(results(rec("getset/out-of-range/gain", "fail"))))

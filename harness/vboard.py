@@ -14,6 +14,10 @@ from pathlib import Path
 TOP = Path(__file__).resolve().parent.parent
 VBOARD = TOP / "fixtures" / "vboard" / "vboard"
 BUILD = TOP / "build"
+# The board's artifacts and run directories: one per kernel when
+# VBOARD_KERNEL (make run KERNEL=...) picks another Debian build (fixtures/vboard/vboard).
+KERNEL = os.environ.get("VBOARD_KERNEL", "")
+OUT = Path(os.environ.get("VBOARD_OUT") or BUILD / (f"vboard-{KERNEL}" if KERNEL else "vboard"))
 
 # Exit statuses of fixtures/vboard/run-vm.sh besides the job's own.
 HUNG = 124

@@ -11,9 +11,9 @@ bool payload_is_int_array(const struct ctrl *c)
 	case V4L2_CTRL_TYPE_U8: case V4L2_CTRL_TYPE_U16: case V4L2_CTRL_TYPE_U32:
 		return q->elem_size == 1 || q->elem_size == 2 || q->elem_size == 4;
 	case V4L2_CTRL_TYPE_INTEGER:
-		return q->nr_of_dims > 0 && q->elem_size == 4;
+		return ctrl_is_array(q) && q->elem_size == 4;
 	case V4L2_CTRL_TYPE_INTEGER64:
-		return q->nr_of_dims > 0 && q->elem_size == 8;
+		return ctrl_is_array(q) && q->elem_size == 8;
 	default:
 		return false;
 	}

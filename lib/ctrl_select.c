@@ -12,7 +12,7 @@ bool ctrl_settable_scalar(const struct ctrl *c)
 
 bool ctrl_settable_int32(const struct ctrl *c)
 {
-	return ctrl_settable_scalar(c) && ctrl_type_is_int32(c->q.type);
+	return ctrl_settable_scalar(c) && ctrl_is_scalar_int32(&c->q);
 }
 
 int64_t ctrl_menu_first_valid(const struct ctrl *c)

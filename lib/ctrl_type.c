@@ -56,14 +56,29 @@ bool ctrl_type_is_menu(uint32_t type)
 	return type == V4L2_CTRL_TYPE_MENU || type == V4L2_CTRL_TYPE_INTEGER_MENU;
 }
 
+bool ctrl_is_array(const struct v4l2_query_ext_ctrl *q)
+{
+	return q->nr_of_dims > 0 || (q->flags & V4L2_CTRL_FLAG_DYNAMIC_ARRAY) || q->elems > 1;
+}
+
 bool ctrl_is_compound(const struct v4l2_query_ext_ctrl *q)
 {
-	return q->nr_of_dims > 0 || q->type >= V4L2_CTRL_COMPOUND_TYPES;
+	return ctrl_is_array(q) || q->type >= V4L2_CTRL_COMPOUND_TYPES;
+}
+
+bool ctrl_payload_expected(const struct v4l2_query_ext_ctrl *q)
+{
+	return ctrl_is_compound(q) || q->type == V4L2_CTRL_TYPE_STRING;
 }
 
 bool ctrl_has_payload(const struct v4l2_query_ext_ctrl *q)
 {
-	return ctrl_is_compound(q) || q->type == V4L2_CTRL_TYPE_STRING;
+	return (q->flags & V4L2_CTRL_FLAG_HAS_PAYLOAD) || ctrl_payload_expected(q);
+}
+
+bool ctrl_is_scalar_int32(const struct v4l2_query_ext_ctrl *q)
+{
+	return ctrl_type_is_int32(q->type) && !ctrl_has_payload(q);
 }
 
 bool ctrl_readable(const struct v4l2_query_ext_ctrl *q)

@@ -8,13 +8,24 @@
 
 const char *ctrl_type_name(uint32_t type);	/* "integer", "menu", ...; NULL if unknown */
 bool ctrl_type_known(uint32_t type);
-/* Types G/S_CTRL handle: INTEGER, BOOLEAN, MENU, INTEGER_MENU, BITMASK, BUTTON (SC-1). */
+/* 32-bit element types: INTEGER, BOOLEAN, MENU, INTEGER_MENU, BITMASK,
+ * BUTTON. The type names the element only: whether the control is one value
+ * or an array of them follows from flags, elems and dims (below). */
 bool ctrl_type_is_int32(uint32_t type);
 bool ctrl_type_is_menu(uint32_t type);
+/* An array: nr_of_dims > 0, DYNAMIC_ARRAY or more than one element, whatever
+ * the type (6.12's vivid has INTEGER and INTEGER64 arrays, QC-16, FL-12). */
+bool ctrl_is_array(const struct v4l2_query_ext_ctrl *q);
 /* Array or compound type: what NEXT_COMPOUND enumerates (QC-4). */
 bool ctrl_is_compound(const struct v4l2_query_ext_ctrl *q);
-/* Value lives in a payload (string, array, compound): HAS_PAYLOAD (QC-17). */
+/* What the structure says about the payload: strings, arrays and compound
+ * types have one (QC-17); the reference the HAS_PAYLOAD flag is checked against. */
+bool ctrl_payload_expected(const struct v4l2_query_ext_ctrl *q);
+/* Value lives in a payload (ptr + size): the HAS_PAYLOAD flag or the
+ * structure says so. Decides how the value is accessed (FL-9). */
 bool ctrl_has_payload(const struct v4l2_query_ext_ctrl *q);
+/* One 32-bit value: what G/S_CTRL handle (SC-1; arrays of them: EINVAL, AR-8). */
+bool ctrl_is_scalar_int32(const struct v4l2_query_ext_ctrl *q);
 bool ctrl_readable(const struct v4l2_query_ext_ctrl *q);
 bool ctrl_writable(const struct v4l2_query_ext_ctrl *q);
 /* Flags this kernel generation knows (FL-14). */

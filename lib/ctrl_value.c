@@ -2,6 +2,7 @@
  * and the value rules the framework applies (spec section 5). */
 #include "ctrl_value.h"
 #include "ctrl_type.h"
+#include "fw_value.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -115,7 +116,7 @@ int ctrl_set_old(const struct dev *d, uint32_t id, int32_t *v)
 
 static bool use_old(const struct ctrl *c)
 {
-	return !c->have_qext && ctrl_type_is_int32(c->q.type);
+	return !c->have_qext && ctrl_is_scalar_int32(&c->q);
 }
 
 int ctrl_get_scalar(const struct dev *d, const struct ctrl *c, int64_t *v)
@@ -181,35 +182,8 @@ void ctrl_val_str(const struct ctrl *c, const struct ctrl_val *v, char *buf, siz
 
 int64_t ctrl_expected_scalar(const struct v4l2_query_ext_ctrl *q, int64_t v)
 {
-	switch (q->type) {
-	case V4L2_CTRL_TYPE_BOOLEAN:
-		return v != 0;
-	case V4L2_CTRL_TYPE_BITMASK:
-		return (int64_t)(int32_t)((uint32_t)v & (uint32_t)q->maximum);
-	case V4L2_CTRL_TYPE_BUTTON:
-	case V4L2_CTRL_TYPE_CTRL_CLASS:
-		return 0;
-	case V4L2_CTRL_TYPE_MENU:
-	case V4L2_CTRL_TYPE_INTEGER_MENU:
-		return v;	/* menus are refused, never adjusted */
-	default:
-		break;
-	}
-	/* VA-1: to the top when within half a step of it, otherwise add half
-	 * a step, clamp, and round down onto the grid from the minimum.
-	 * 128-bit so that the full s64 range does not overflow. */
-	__int128 val = v, min = q->minimum, max = q->maximum;
-	__int128 step = q->step ? (__int128)q->step : 1;
-	if (max >= 0 && val >= max - step / 2)
-		val = max;
-	else
-		val += step / 2;
-	if (val < min)
-		val = min;
-	if (val > max)
-		val = max;
-	val = min + step * ((val - min) / step);
-	return (int64_t)val;
+	int64_t out;
+	return fw_validate(q, NULL, 0, v, &out) ? v : out;	/* menus: refused, never adjusted */
 }
 
 bool ctrl_value_valid(const struct ctrl *c, int64_t v)

@@ -34,8 +34,7 @@ bool ctrl_val_equal(const struct ctrl *c, const struct ctrl_val *a, const struct
 void ctrl_val_str(const struct ctrl *c, const struct ctrl_val *v, char *buf, size_t len);
 
 /* The value the framework stores for a requested scalar (spec VA-1, VA-3,
- * VA-5): clamp into range, round to the step grid, boolean/bitmask rules.
- * Pure: used by checks and unit-tested on the host. */
+ * VA-5): fw_validate() (lib/fw_value.c), the request itself for a menu. */
 int64_t ctrl_expected_scalar(const struct v4l2_query_ext_ctrl *q, int64_t requested);
 /* Is v a value the control may hold: in range, on the grid, a valid menu item? */
 bool ctrl_value_valid(const struct ctrl *c, int64_t v);

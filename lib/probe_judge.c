@@ -6,6 +6,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum judge_scope judge_scope_of(uint32_t id)
+{
+	switch (id) {
+	case V4L2_CID_BRIGHTNESS: case V4L2_CID_CONTRAST: case V4L2_CID_SATURATION: case V4L2_CID_HUE:
+	case V4L2_CID_HFLIP: case V4L2_CID_VFLIP: case V4L2_CID_GAMMA: case V4L2_CID_SHARPNESS:
+	case V4L2_CID_COLORFX: case V4L2_CID_COLORFX_CBCR: case V4L2_CID_TEST_PATTERN:
+		return JUDGE_PICTURE;
+	case V4L2_CID_GAIN: case V4L2_CID_ANALOGUE_GAIN: case V4L2_CID_DIGITAL_GAIN: case V4L2_CID_AUTOGAIN:
+	case V4L2_CID_EXPOSURE: case V4L2_CID_EXPOSURE_ABSOLUTE: case V4L2_CID_EXPOSURE_AUTO:
+	case V4L2_CID_EXPOSURE_AUTO_PRIORITY: case V4L2_CID_AUTO_EXPOSURE_BIAS:
+	case V4L2_CID_AUTO_WHITE_BALANCE: case V4L2_CID_DO_WHITE_BALANCE: case V4L2_CID_RED_BALANCE:
+	case V4L2_CID_BLUE_BALANCE: case V4L2_CID_WHITE_BALANCE_TEMPERATURE:
+	case V4L2_CID_AUTO_N_PRESET_WHITE_BALANCE: case V4L2_CID_POWER_LINE_FREQUENCY:
+	case V4L2_CID_BACKLIGHT_COMPENSATION: case V4L2_CID_CHROMA_AGC: case V4L2_CID_CHROMA_GAIN:
+	case V4L2_CID_BAND_STOP_FILTER: case V4L2_CID_ISO_SENSITIVITY: case V4L2_CID_ISO_SENSITIVITY_AUTO:
+	case V4L2_CID_IRIS_ABSOLUTE: case V4L2_CID_IRIS_RELATIVE: case V4L2_CID_FOCUS_ABSOLUTE:
+	case V4L2_CID_FOCUS_RELATIVE: case V4L2_CID_FOCUS_AUTO: case V4L2_CID_ZOOM_ABSOLUTE:
+	case V4L2_CID_ZOOM_RELATIVE: case V4L2_CID_ZOOM_CONTINUOUS: case V4L2_CID_SCENE_MODE:
+	case V4L2_CID_WIDE_DYNAMIC_RANGE: case V4L2_CID_IMAGE_STABILIZATION: case V4L2_CID_3A_LOCK:
+		return JUDGE_SOURCE;
+	default:
+		return JUDGE_OTHER;
+	}
+}
+
+bool judge_effect_required(uint32_t id, bool profile_requires, const char **why)
+{
+	if (judge_scope_of(id) != JUDGE_SOURCE || profile_requires)
+		return true;
+	*why = "skipped: the effect of this control depends on the scene the source delivers (gain, exposure, "
+	       "white balance, power line frequency show none on a pattern generator or a TV input); a board "
+	       "profile can require it ('require-effect = NAME')";
+	return false;
+}
+
 int judge_sweep_values(const struct v4l2_query_ext_ctrl *q, int64_t *v)
 {
 	int n = 0;

@@ -23,6 +23,21 @@
 #define JUDGE_C_MIN 16
 #define JUDGE_C_MAX 240
 
+/* What a control's documented meaning says about the picture (issue 17):
+ * JUDGE_PICTURE - the meaning is a picture change (brightness, contrast,
+ *   saturation, hue, flips, gamma, sharpness, colour effects, test pattern):
+ *   a probe requires the effect on any board, with or without a profile;
+ * JUDGE_SOURCE - the effect depends on what the source delivers (gain,
+ *   exposure, white balance, power line frequency, auto controls, iris,
+ *   focus, zoom): a pattern generator or a TV input legitimately shows none;
+ * JUDGE_OTHER - anything else (driver-specific controls). */
+enum judge_scope { JUDGE_PICTURE, JUDGE_SOURCE, JUDGE_OTHER };
+enum judge_scope judge_scope_of(uint32_t id);
+/* Must a probe of this control show an effect? JUDGE_SOURCE controls only
+ * when the board profile requires it (require-effect); otherwise false with
+ * *why saying so, and the probe is skipped with that reason, never failed. */
+bool judge_effect_required(uint32_t id, bool profile_requires, const char **why);
+
 /* Up to JUDGE_SWEEP_POINTS valid values from minimum to maximum, ascending
  * and distinct (all of them when the control has fewer). Returns how many. */
 int judge_sweep_values(const struct v4l2_query_ext_ctrl *q, int64_t *v);

@@ -20,6 +20,7 @@ void profile_free(struct profile *p)
 	free(p->set);
 	free(p->no_effect);
 	free(p->distinct);
+	free(p->require_effect);
 	profile_init(p);
 }
 
@@ -200,6 +201,8 @@ static int parse_line(struct profile *p, char *key, char *value, const char *nam
 		return add_names(&p->no_effect, &p->n_no_effect, value, key, name, line, err, errlen);
 	if (!strcmp(key, "distinct-items"))
 		return add_names(&p->distinct, &p->n_distinct, value, key, name, line, err, errlen);
+	if (!strcmp(key, "require-effect"))
+		return add_names(&p->require_effect, &p->n_require_effect, value, key, name, line, err, errlen);
 	if (!strncmp(key, "set.", 4))
 		return add_setting(p, NULL, key + 4, value, key, name, line, err, errlen);
 	if (!strncmp(key, "scene.", 6)) {
@@ -213,7 +216,7 @@ static int parse_line(struct profile *p, char *key, char *value, const char *nam
 	}
 	return perr(err, errlen, name, line,
 		    "unknown key '%s' (roi, capture-size, frame-rate, set.CONTROL, scene.PROBED.CONTROL, no-effect, "
-		    "distinct-items, max-latency)",
+		    "distinct-items, require-effect, max-latency)",
 		    key);
 }
 
@@ -344,6 +347,14 @@ bool profile_is_distinct_items(const struct profile *p, const char *slug, uint32
 {
 	for (size_t i = 0; i < p->n_distinct; i++)
 		if (profile_name_matches(p->distinct[i], slug, id))
+			return true;
+	return false;
+}
+
+bool profile_requires_effect(const struct profile *p, const char *slug, uint32_t id)
+{
+	for (size_t i = 0; i < p->n_require_effect; i++)
+		if (profile_name_matches(p->require_effect[i], slug, id))
 			return true;
 	return false;
 }

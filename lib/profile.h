@@ -13,6 +13,10 @@
  *   no-effect = gain, volume           known 'no visible effect' controls (repeatable,
  *                                      comma-separated): their probes are not applicable
  *   distinct-items = test-pattern      menus whose every item must give a distinct image
+ *   require-effect = gain, exposure-time-absolute   controls whose effect depends on the
+ *                                      source (gain, exposure, white balance...) that this
+ *                                      board's scene does show: their probes must pass
+ *                                      (without it they are skipped, lib/probe_judge.h)
  *   max-latency = 8                    frames to wait for an effect beyond the driver's
  *                                      queue (default 8)
  *
@@ -48,6 +52,8 @@ struct profile {
 	size_t n_no_effect;
 	char (*distinct)[PROFILE_NAME_MAX];
 	size_t n_distinct;
+	char (*require_effect)[PROFILE_NAME_MAX];
+	size_t n_require_effect;
 };
 
 /* Parse profile text (name is used in messages). 0, or -1 with a one-line
@@ -69,6 +75,7 @@ const struct profile *profile_load_or_exit(const char *path);
 bool profile_name_matches(const char *name, const char *slug, uint32_t id);
 bool profile_is_no_effect(const struct profile *p, const char *slug, uint32_t id);
 bool profile_is_distinct_items(const struct profile *p, const char *slug, uint32_t id);
+bool profile_requires_effect(const struct profile *p, const char *slug, uint32_t id);
 /* The region for a frame of this size: the profile's, or the centre patch. */
 struct roi profile_roi(const struct profile *p, unsigned width, unsigned height);
 #endif

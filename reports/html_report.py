@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import png  # noqa: E402
-from results import BadInput, Expectations, load_results  # noqa: E402
+from results import BadInput, Expectations, kernel_release, load_results  # noqa: E402
 
 COLOURS = {"pass": "#2e7d32", "fail": "#c62828", "warn": "#ef6c00", "skip": "#757575"}
 CSS = """body{font:14px/1.4 sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0}
@@ -90,7 +90,8 @@ def render(data, base, expect=None, titles=None):
     titles = titles or {}
     run, s = data["run"], data["summary"]
     rs = data["results"]
-    known = {r["name"] for r in rs if expect and r["verdict"] == "fail" and expect.expected(r["name"], "fail")}
+    kernel = kernel_release(data)
+    known = {r["name"] for r in rs if expect and r["verdict"] == "fail" and expect.expected(r["name"], "fail", kernel)}
     unexpected = s.get("fail", 0) - len(known)
     overall = "PASS" if not s.get("fail") else ("PASS with known deviations" if unexpected == 0 else "FAIL")
     o = [f"<!doctype html><html><head><meta charset='utf-8'><title>V4L2 control conformance: {esc(run.get('card'))}"
@@ -151,7 +152,7 @@ def main(argv=None):
     ap.add_argument("results")
     ap.add_argument("out")
     ap.add_argument("--expect")
-    ap.add_argument("--spec", default=str(Path(__file__).resolve().parents[2] / "shared" / "spec" /
+    ap.add_argument("--spec", default=str(Path(__file__).resolve().parents[1] / "spec" /
                                           "controls-checklist.md"))
     try:
         a = ap.parse_args(argv)

@@ -34,12 +34,14 @@ class Expectations:
         kernel-allow: <regex>                # a known, harmless kernel message (and its stack dump)
         fail <check-glob> <rule> <why...>    # a known failure (a real driver deviation)
         warn <check-glob> <rule> <why...>    # a known warning
+        fail@<kernel-glob> <check-glob> <rule> <why...>   # known only on these kernel releases,
+                                             # e.g. fail@6.12.* (release as uname -r gives it)
     """
 
     def __init__(self, path=None):
         self.path = path
         self.settings = {}
-        self.known = []  # (verdict, glob, rule, why)
+        self.known = []  # (verdict, glob, rule, why, kernel glob or None for every kernel)
         self.kernel_allow = []  # regexes of known, harmless kernel messages of this board
         if path:
             self._parse(Path(path))
@@ -61,16 +63,30 @@ class Expectations:
                 self.settings[key] = value.strip()
                 continue
             words = line.split(None, 3)
-            if words[0] in ("fail", "warn") and len(words) >= 3:
-                self.known.append((words[0], words[1], words[2], words[3] if len(words) > 3 else ""))
+            verdict, at, kernel = words[0].partition("@")
+            if verdict in ("fail", "warn") and len(words) >= 3 and (kernel or not at):
+                self.known.append((verdict, words[1], words[2], words[3] if len(words) > 3 else "", kernel or None))
                 continue
-            raise BadInput(f"{path}:{n}: expected 'key: value' or 'fail|warn GLOB RULE WHY', got: {raw.strip()}")
+            raise BadInput(f"{path}:{n}: expected 'key: value' or 'fail|warn[@KERNEL] GLOB RULE WHY', "
+                           f"got: {raw.strip()}")
 
-    def expected(self, name, verdict):
-        for v, glob, rule, why in self.known:
-            if v == verdict and fnmatch.fnmatchcase(name, glob):
+    def applies(self, kernel_glob, kernel):
+        """An entry without a kernel applies everywhere; one with a kernel
+        glob only on matching releases (an unknown kernel matches all)."""
+        return kernel_glob is None or kernel is None or fnmatch.fnmatchcase(kernel, kernel_glob)
+
+    def expected(self, name, verdict, kernel=None):
+        for v, glob, rule, why, kglob in self.known:
+            if v == verdict and fnmatch.fnmatchcase(name, glob) and self.applies(kglob, kernel):
                 return (rule, why)
         return None
+
+
+def kernel_release(data):
+    """The kernel release of a run ('Linux 6.12.118+deb12-amd64 x86_64' ->
+    '6.12.118+deb12-amd64'), or None when results.json does not say."""
+    words = str(data.get("run", {}).get("kernel") or "").split()
+    return words[1] if len(words) >= 2 else None
 
 
 def compare(data, expect, baseline=None):
@@ -78,14 +94,15 @@ def compare(data, expect, baseline=None):
     optionally, a previous run of the same board."""
     out = {"regressions": [], "expected": [], "fixed": [], "new_warnings": [], "missing": []}
     now = {r["name"]: r for r in data["results"]}
+    kernel = kernel_release(data)
     for r in data["results"]:
         if r["verdict"] == "fail":
-            known = expect.expected(r["name"], "fail")
+            known = expect.expected(r["name"], "fail", kernel)
             (out["expected"] if known else out["regressions"]).append(r)
-        elif r["verdict"] == "warn" and not expect.expected(r["name"], "warn"):
+        elif r["verdict"] == "warn" and not expect.expected(r["name"], "warn", kernel):
             out["new_warnings"].append(r)
-    for v, glob, rule, why in expect.known:
-        if v == "fail" and not any(fnmatch.fnmatchcase(n, glob) and r["verdict"] == "fail" for n, r in now.items()):
+    for v, glob, rule, why, kglob in expect.known:
+        if v == "fail" and expect.applies(kglob, kernel) and not any(fnmatch.fnmatchcase(n, glob) and r["verdict"] == "fail" for n, r in now.items()):
             if any(fnmatch.fnmatchcase(n, glob) for n in now):
                 out["fixed"].append({"name": glob, "rule": rule, "message": why})
     if baseline:

@@ -422,7 +422,7 @@ static void grabbed(const struct check_ctx *cx)
 			PROB("%s%s: G while grabbed failed (EX-9)", probs ? "; " : "", c->q.name);
 		if (!ctrl_other_value(c, cur, &other))
 			other = cur;
-		if (ctrl_type_is_int32(c->q.type)) {
+		if (ctrl_is_scalar_int32(&c->q)) {
 			int32_t v = (int32_t)other;
 			int r = ctrl_set_old(cx->dev, c->q.id, &v);
 			if (r != EBUSY)

@@ -150,7 +150,7 @@ static void *worker_fn(void *arg)
 		note(&w->r, ENODEV, "cannot open the device");
 		return NULL;
 	}
-	bool old_ok = ctrl_type_is_int32(c->q.type);
+	bool old_ok = ctrl_is_scalar_int32(&c->q);
 	unsigned k = (unsigned)w->id;
 	while (w->r.ops < OPS_PER_WORKER && now_ms() < w->deadline) {
 		bool old = old_ok && w->old_path && (k & 1);
@@ -232,7 +232,7 @@ static void final_consistent(const struct check_ctx *cx, const struct valset *vs
 	expect_ok(ctrl_get(cx->dev, c, V4L2_CTRL_WHICH_CUR_VAL, &a), "G_EXT_CTRLS after the run");
 	fmt_val(vs, &a, s, sizeof(s));
 	ck_assert_msg(valset_has(vs, &a), "expected the final value to be one of the values written, got %s", s);
-	if (ctrl_type_is_int32(c->q.type)) {
+	if (ctrl_is_scalar_int32(&c->q)) {
 		int32_t v = 0;
 		expect_ok(ctrl_get_old(cx->dev, c->q.id, &v), "G_CTRL after the run");
 		expect_eq(v, (int32_t)a.v, "G_CTRL and G_EXT_CTRLS after the run (SC-15)");

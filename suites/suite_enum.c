@@ -277,9 +277,10 @@ static void flags(const struct check_ctx *cx)
 	ck_assert_msg(!(q->flags & (V4L2_CTRL_FLAG_GRABBED | V4L2_CTRL_FLAG_DISABLED)),
 		      "expected grabbed and disabled clear while idle (QC-13), got %s", fs);
 	if (cx->ctrl->have_qext)
-		ck_assert_msg(!!(q->flags & V4L2_CTRL_FLAG_HAS_PAYLOAD) == ctrl_has_payload(q),
-			      "expected has-payload %s for a %s control (QC-17), got %s",
-			      ctrl_has_payload(q) ? "set" : "clear", ctrl_type_name(q->type), fs);
+		ck_assert_msg(!!(q->flags & V4L2_CTRL_FLAG_HAS_PAYLOAD) == ctrl_payload_expected(q),
+			      "expected has-payload %s for a %s%s control with %u dims, %u elems (QC-17), got %s",
+			      ctrl_payload_expected(q) ? "set" : "clear", ctrl_type_name(q->type),
+			      ctrl_is_array(q) ? " array" : "", q->nr_of_dims, q->elems, fs);
 	if (q->flags & V4L2_CTRL_FLAG_DYNAMIC_ARRAY)
 		ck_assert_msg(q->nr_of_dims == 1 && q->elems >= 1 && q->elems <= q->dims[0],
 			      "expected a dynamic array to have 1 dim and 1 <= elems <= dims[0] (FL-12), got "

@@ -202,7 +202,7 @@ static void ch_value(const struct check_ctx *cx)
 		expect_eq(ev_value(c, &ev), as_event_value(c, v), "the event must carry the new value (EV-4)");
 	expect_quiet(cx, cx->dev, "on the handle that made the change, subscribed without ALLOW_FEEDBACK (EV-4)");
 	/* The old ioctl is a way of changing the value too. */
-	if (ctrl_type_is_int32(c->q.type)) {
+	if (ctrl_is_scalar_int32(&c->q)) {
 		int32_t w;
 		int64_t o;
 		ck_assert(ctrl_other_value(c, v, &o));
@@ -239,7 +239,7 @@ static void same_value(const struct check_ctx *cx)
 	struct ctrl_val cur = { 0 };
 	expect_ok(ctrl_get(cx->dev, c, V4L2_CTRL_WHICH_CUR_VAL, &cur), "G of the current value");
 	expect_ok(ctrl_set(cx->dev, c, &cur), "S_EXT_CTRLS of the current value again (SC-14)");
-	if (ctrl_type_is_int32(c->q.type)) {
+	if (ctrl_is_scalar_int32(&c->q)) {
 		int32_t v = (int32_t)cur.v;
 		expect_ok(ctrl_set_old(cx->dev, c->q.id, &v), "S_CTRL of the current value again (SC-14)");
 	}

@@ -122,7 +122,7 @@ static void set_blocked(const struct check_ctx *cx)
 		ck_assert(payload_other(c, &cur, &nv));
 	else
 		ck_assert(ctrl_other_value(c, cur.v, &nv.v));
-	if (ctrl_type_is_int32(c->q.type)) {
+	if (ctrl_is_scalar_int32(&c->q)) {
 		int32_t g = 0, v = (int32_t)nv.v;
 		expect_ok(ctrl_get_old(cx->dev, c->q.id, &g), "G_CTRL from the lower-priority handle (PR-2)");
 		expect_errno(ctrl_set_old(cx->dev, c->q.id, &v), EBUSY, "S_CTRL while another handle holds RECORD (SC-18, PR-2)");
@@ -155,7 +155,7 @@ static void set_blocked(const struct check_ctx *cx)
 	expect_ok(ctrl_get(cx->dev, c, V4L2_CTRL_WHICH_CUR_VAL, &now), "G_EXT_CTRLS after the holder's set");
 	ck_assert_msg(ctrl_val_equal(c, &now, &h), "expected the RECORD handle's set to take effect");
 	ctrl_val_free(&h);
-	if (ctrl_type_is_int32(c->q.type)) {
+	if (ctrl_is_scalar_int32(&c->q)) {
 		int32_t v = (int32_t)cur.v;
 		expect_ok(ctrl_set_old(&rec, c->q.id, &v), "S_CTRL from the RECORD handle itself (PR-2: the holder may set)");
 	}

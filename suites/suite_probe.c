@@ -996,7 +996,7 @@ static bool probe_target(const struct ctrl *c, const char **why)
 		*why = "not applicable: the board profile lists it as 'no visible effect'";
 		return false;
 	}
-	return true;
+	return judge_effect_required(c->q.id, profile_requires_effect(pr, c->slug, c->q.id), why);
 }
 
 static bool is_integer(const struct ctrl *c)

@@ -323,6 +323,38 @@ START_TEST(test_mirror)
 }
 END_TEST
 
+/* Issue 17: without a profile, only controls whose meaning is a picture
+ * change must show one; gain, exposure, white balance, power line frequency
+ * are skipped with the reason unless the profile requires them. */
+START_TEST(test_effect_required)
+{
+	const char *why = NULL;
+	uint32_t picture[] = { V4L2_CID_BRIGHTNESS, V4L2_CID_CONTRAST, V4L2_CID_SATURATION, V4L2_CID_HUE,
+			       V4L2_CID_HFLIP, V4L2_CID_VFLIP, V4L2_CID_GAMMA, V4L2_CID_SHARPNESS, V4L2_CID_TEST_PATTERN };
+	for (size_t i = 0; i < sizeof(picture) / sizeof(picture[0]); i++) {
+		ck_assert_int_eq(judge_scope_of(picture[i]), JUDGE_PICTURE);
+		ck_assert(judge_effect_required(picture[i], false, &why));
+		ck_assert_ptr_null(why);
+	}
+	uint32_t source[] = { V4L2_CID_GAIN, V4L2_CID_ANALOGUE_GAIN, V4L2_CID_DIGITAL_GAIN, V4L2_CID_EXPOSURE,
+			      V4L2_CID_EXPOSURE_ABSOLUTE, V4L2_CID_AUTOGAIN, V4L2_CID_AUTO_WHITE_BALANCE,
+			      V4L2_CID_WHITE_BALANCE_TEMPERATURE, V4L2_CID_POWER_LINE_FREQUENCY };
+	for (size_t i = 0; i < sizeof(source) / sizeof(source[0]); i++) {
+		ck_assert_int_eq(judge_scope_of(source[i]), JUDGE_SOURCE);
+		why = NULL;
+		ck_assert(!judge_effect_required(source[i], false, &why));
+		ck_assert_ptr_nonnull(why);
+		ck_assert(strstr(why, "skipped") && strstr(why, "require-effect"));
+		/* the profile can require it: then the probe judges as usual */
+		why = NULL;
+		ck_assert(judge_effect_required(source[i], true, &why));
+		ck_assert_ptr_null(why);
+	}
+	ck_assert_int_eq(judge_scope_of(0x00f0f001), JUDGE_OTHER);
+	ck_assert(judge_effect_required(0x00f0f001, false, &why));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("probe_judge");
@@ -342,6 +374,7 @@ int main(void)
 	tcase_add_test(tc, test_hue_rotates);
 	tcase_add_test(tc, test_hue_failures);
 	tcase_add_test(tc, test_mirror);
+	tcase_add_test(tc, test_effect_required);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -134,13 +134,16 @@ START_TEST(test_load_file)
 	char path[] = "/tmp/test_profile_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert(fd >= 0);
-	const char *text = "roi=0,0,1,1\r\nno-effect=gain\n";	/* CRLF tolerated: \r is space */
+	const char *text = "roi=0,0,1,1\r\nno-effect=gain\nrequire-effect = 0x009a0902, gain-2\n";	/* CRLF tolerated: \r is space */
 	ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);
 	struct profile p;
 	ck_assert_msg(profile_load(path, &p, err, sizeof(err)) == 0, "%s", err);
 	ck_assert(p.have_roi && p.roi.x1 == 1.0);
 	ck_assert(profile_is_no_effect(&p, "gain", 0));
+	ck_assert(profile_requires_effect(&p, "exposure-time-absolute", 0x009a0902));
+	ck_assert(profile_requires_effect(&p, "gain-2", 0x980913));
+	ck_assert(!profile_requires_effect(&p, "gain", 0x980913));
 	profile_free(&p);
 	unlink(path);
 	ck_assert_int_eq(profile_load("/nonexistent/x.profile", &p, err, sizeof(err)), -1);
