@@ -16,6 +16,7 @@ struct run_opts {
 	bool verbose;
 	bool list;
 	bool bisect;			/* 125 instead of 2 when the device cannot be tested */
+	bool wait;			/* --wait: wait while another run holds the device lock */
 	unsigned int timeout_s;
 };
 extern struct run_opts g_opts;
