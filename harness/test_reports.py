@@ -156,3 +156,129 @@ def test_kernel_complaints_skip_allowed_dumps(tmp_path):
     assert len(run.kernel_complaints()) == 3
     left = run.kernel_complaints([r"schedule_timeout: wrong timeout"])
     assert left == ["[3.0] WARNING: CPU: 0 PID: 12 at drivers/media/x.c:10", "[3.0] Call Trace:"]
+
+
+# ---------- hostile strings (issue 14): every report stays valid ----------
+
+# What a driver's 32 raw name bytes and a hand-edited results.json can hold.
+HOSTILE = ["N" * 32, "nul\x00inside", "esc\x1b[31mred\x07\x7f\x85", "lone \udcff surrogate",
+           "<script>alert(1)</script>", "]]><![CDATA[x", "\"double\" 'single' &amp; `back`", "../../x",
+           "# SKIP not really", "line\nbreak\r\nnot ok 99 - injected", "sep\u2028para\u2029", "non\ufffe\uffffchar",
+           "\u00ff\u00fe latin", "emoji \U0001f600 ok"]
+
+
+def hostile_results():
+    recs = []
+    for i, h in enumerate(HOSTILE):
+        for v in ("pass", "fail", "warn", "skip"):
+            r = rec(f"enum/query/{h}-{i}-{v}", v, rule=h, msg=f"expected {h}, got {h}")
+            r.update(ctrl_id=0x982900 + i, ctrl_id_hex=f"0x{0x982900 + i:08x}", ctrl_name=h, summary=h,
+                     suite=h if i % 2 else "enum", measurements=[{"name": h, "value": 1.5, "unit": h}],
+                     series={h: [[0, 1], [1, 2]]}, artifacts=[h, "artifacts/../../etc/passwd",
+                                                             "javascript:alert(1)", "/etc/passwd"])
+            recs.append(r)
+    data = results(*recs)
+    data["run"].update(card=HOSTILE[4], driver=HOSTILE[1], kernel=HOSTILE[9], device=HOSTILE[7])
+    return data
+
+
+@pytest.fixture
+def hostile_json(tmp_path):
+    p = tmp_path / "results.json"
+    # ensure_ascii: NUL and lone surrogates travel as \u escapes, as in a real file.
+    p.write_text(json.dumps(hostile_results()))
+    return p
+
+
+def test_printable_escapes_what_reports_cannot_carry():
+    from results import printable
+    assert printable("a\x00b\x1b\x7f\x85\udcff\ufffe\tc\nd") == "a\\x00b\\x1b\\x7f\\x85\\udcff\\ufffe\tc\nd"
+    assert printable("<ok> \u00e9 \U0001f600") == "<ok> \u00e9 \U0001f600"
+    assert printable(printable("\x00\udcff")) == printable("\x00\udcff")
+
+
+def test_junit_hostile_valid_xml(tmp_path, hostile_json):
+    import shutil
+    import subprocess
+    out = tmp_path / "j.xml"
+    assert junit.main([str(hostile_json), str(out)]) == 0
+    if shutil.which("xmllint"):
+        r = subprocess.run(["xmllint", "--noout", str(out)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    cases = [c for s in ET.parse(out).getroot() for c in s if c.tag == "testcase"]
+    assert len(cases) == 4 * len(HOSTILE)
+    assert sum(c.find("failure") is not None for c in cases) == len(HOSTILE)
+    assert any(c.get("name") == "enum/query/<script>alert(1)</script>-4-fail" for c in cases)
+
+
+def test_tap_hostile_parses(tmp_path, hostile_json):
+    import subprocess
+    import tap
+    out = tmp_path / "r.tap"
+    assert tap.main([str(hostile_json), str(out)]) == 0
+    # Perl's TAP::Parser (what prove uses): the plan holds and each verdict survives.
+    r = subprocess.run(["perl", "-MTAP::Parser", "-e",
+                        'local $/; my $p = TAP::Parser->new({ tap => scalar <STDIN> }); 1 while $p->next;'
+                        'printf "%d %d %d %d %s\\n", scalar $p->tests_run, scalar $p->failed, scalar $p->skipped,'
+                        ' scalar $p->parse_errors, $p->is_good_plan ? "plan" : "badplan"; print "$_\\n" for $p->parse_errors'],
+                       input=out.read_bytes(), capture_output=True)
+    n = len(HOSTILE)
+    assert r.stdout.decode().splitlines()[0] == f"{4 * n} {n} {n} 0 plan", r.stdout.decode()
+
+
+def test_html_hostile_escaped(tmp_path, hostile_json):
+    import html_report
+    from html.parser import HTMLParser
+    out = tmp_path / "r.html"
+    (tmp_path / "etc").mkdir()
+    assert html_report.main([str(hostile_json), str(out), "--spec", "/nonexistent"]) == 0
+    page = out.read_text(encoding="utf-8")
+
+    class Tags(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags, self.attrs, self.rows = set(), [], 0
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.add(tag)
+            self.attrs += attrs
+            self.rows += tag == "tr"
+    t = Tags()
+    t.feed(page)
+    assert t.tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "b", "table", "tr", "th",
+                      "td", "span", "svg", "text", "polyline", "circle"}, t.tags
+    assert not [a for a in t.attrs if a[0].startswith("on") or "javascript:" in (a[1] or "")]
+    assert not any(ch in page for ch in "\x00\x1b\x7f\ufffe")
+    # No artifact outside artifacts/ is opened: /etc/passwd is not embedded.
+    assert "root:" not in page and "(not a file name in artifacts/: not shown)" in page
+
+
+def test_results_reader_rejects_malformed(tmp_path):
+    from results import load_results
+    p = tmp_path / "r.json"
+    for bad, why in ((b'{"run": {}, "results": [{"name": "x", "suite": "s", "verdict": "maybe"}]}', "results\\[0\\]: 'verdict'"),
+                     (b'{"run": {}, "results": [{"name": "x", "suite": "s", "verdict": "pass", "series": {"s": [[1]]}}]}',
+                      "'series'"),
+                     (b'{"run": {}, "results": [{"name": "x", "suite": "s", "verdict": "pass", "duration_s": 1e999}]}',
+                      "'duration_s'"),
+                     (b'{"run": [], "results": []}', "'run' is not an object"),
+                     (b'{"run": {}, "results": [], "summary": {"fail": "1"}}', "'summary'"),
+                     (b'{"run": {"card": "\xff"}, "results": []}', "not UTF-8 \\(byte 0xff"),
+                     (b"[" * 100000, "nested too deeply|not valid JSON")):
+        p.write_bytes(bad)
+        with pytest.raises(BadInput, match=why):
+            load_results(p)
+    p.write_bytes(b'{"run": {"card": "a\\u0000b"}, "results": [{"name": "x\\ud800", "suite": "s", "verdict": "pass",'
+                  b' "measurements": [{"name": "m", "value": null}]}]}')
+    data = load_results(p)
+    assert data["run"]["card"] == "a\\x00b" and data["results"][0]["name"] == "x\\ud800"
+
+
+def test_expectations_bad_regex_and_bytes(tmp_path):
+    p = tmp_path / "b.expect"
+    p.write_text("kernel-allow: (unclosed\n")
+    with pytest.raises(BadInput, match=r"b.expect:1: kernel-allow"):
+        Expectations(p)
+    p.write_bytes(b"fail a/b SC-1 \xff\n")
+    with pytest.raises(BadInput, match="not UTF-8"):
+        Expectations(p)

@@ -37,6 +37,10 @@ static void describe(const struct dev *d, struct ctrl *c, uint32_t id)
 	memset(&c->q, 0, sizeof(c->q));
 	if (dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q) == 0 && q.id == id) {
 		c->q = q;
+		/* The model's name is a C string whatever the driver sent: every
+		 * message prints it with %s. enum/query judges QC-10 (NUL within
+		 * 32 bytes) from a query of its own. */
+		c->q.name[sizeof(c->q.name) - 1] = 0;
 		c->have_qext = true;
 		return;
 	}

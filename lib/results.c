@@ -32,16 +32,38 @@ void results_counts(const struct result_set *rs, size_t counts[4])
 		counts[rs->r[i].verdict]++;
 }
 
-/* Length of the valid UTF-8 sequence starting at p (lead byte >= 0x80), 0 if invalid. */
-static size_t utf8_len(const unsigned char *p)
+/* Length of the valid UTF-8 sequence starting at p (lead byte >= 0x80), 0 if
+ * invalid: strict RFC 3629, as a JSON reader decodes it (no overlong forms,
+ * no surrogates U+D800..DFFF, nothing above U+10FFFF). */
+size_t utf8_len(const unsigned char *p)
 {
 	size_t n = (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
-	if (n == 2 && *p < 0xc2)
-		return 0;	/* overlong */
+	if (!n || (n == 2 && *p < 0xc2) || *p > 0xf4)
+		return 0;
 	for (size_t i = 1; i < n; i++)
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
+	if ((p[0] == 0xe0 && p[1] < 0xa0) ||		/* overlong 3-byte */
+	    (p[0] == 0xed && p[1] >= 0xa0) ||		/* surrogate */
+	    (p[0] == 0xf0 && p[1] < 0x90) ||		/* overlong 4-byte */
+	    (p[0] == 0xf4 && p[1] >= 0x90))		/* above U+10FFFF */
+		return 0;
 	return n;
+}
+
+void results_file_name(const char *name, char *out, size_t len)
+{
+	size_t o = 0;
+	if (!len)
+		return;
+	for (const unsigned char *p = (const unsigned char *)name; *p && o + 1 < len; p++) {
+		bool safe = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			    *p == '-' || *p == '_' || (*p == '.' && o);
+		out[o++] = safe ? (char)*p : '_';
+	}
+	out[o] = 0;
+	if (!o)
+		snprintf(out, len, "_");
 }
 
 void json_str(FILE *f, const char *s)

@@ -38,6 +38,12 @@ struct result *results_add(struct result_set *rs);
 void results_counts(const struct result_set *rs, size_t counts[4]);
 int results_write_json(const char *path, const struct result_set *rs, const struct run_info *info);
 void results_free(struct result_set *rs);
-/* JSON string with escapes, for the writers. */
+/* JSON string with escapes, for the writers: control characters and bytes
+ * that are not strict UTF-8 become \\u00XX, so the file always parses. */
 void json_str(FILE *f, const char *s);
+size_t utf8_len(const unsigned char *p);
+/* One file name made from a check name, for artifacts: letters, digits, '-',
+ * '_' and '.' (not first) kept, everything else ('/', a NUL-less driver
+ * name's bytes, "..") '_', so it never leaves the artifact folder. */
+void results_file_name(const char *name, char *out, size_t len);
 #endif

@@ -5,6 +5,7 @@
 #include "runner.h"
 #include "ctrl_snapshot.h"
 #include "ctrl_type.h"
+#include "devlock.h"
 #include "events.h"
 #include "kmsg.h"
 #include "profile.h"
@@ -494,6 +495,7 @@ static void usage(FILE *f)
 		"      --bisect         exit 125 instead of 2 when the device cannot be tested\n"
 		"      --isolate        every check in a process of its own (slower; by default checks\n"
 		"                       that leave nothing behind share one)\n"
+		"      --wait           wait while another run holds the device (default: exit 2)\n"
 		"  -v, --verbose        print every verdict, not only failures and warnings\n"
 		"  -V, --version        print the suite version\n"
 		"Exit status: 0 all checks passed (warnings and skips allowed), 1 a check failed,\n"
@@ -522,7 +524,8 @@ static void parse_args(int argc, char **argv)
 		{ "device", required_argument, 0, 'd' }, { "out", required_argument, 0, 'o' },
 		{ "list", no_argument, 0, 'l' }, { "only", required_argument, 0, 'O' },
 		{ "profile", required_argument, 0, 'p' }, { "timeout", required_argument, 0, 't' },
-		{ "libv4l2", no_argument, 0, 1 }, { "isolate", no_argument, 0, 3 }, { "exclude-control", required_argument, 0, 'x' }, { "bisect", no_argument, 0, 2 },
+		{ "libv4l2", no_argument, 0, 1 }, { "isolate", no_argument, 0, 3 }, { "exclude-control", required_argument, 0, 'x' },
+		{ "bisect", no_argument, 0, 2 }, { "wait", no_argument, 0, 4 },
 		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
 	int o;
@@ -546,6 +549,7 @@ static void parse_args(int argc, char **argv)
 		case 1: g_opts.libv4l2 = true; break;
 		case 2: g_opts.bisect = true; break;
 		case 3: g_opts.isolate = true; break;
+		case 4: g_opts.wait = true; break;
 		case 'v': g_opts.verbose = true; break;
 		case 'V': printf("v4l2-conform %s\n", V4L2C_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
@@ -593,6 +597,12 @@ int runner_main(int argc, char **argv)
 	/* A malformed profile is bad input: one line, exit 2, before any device work. */
 	profile_load_or_exit(g_opts.profile);
 	if (dev_open(&g_dev, g_opts.device, g_opts.libv4l2, err, sizeof(err))) {
+		fprintf(stderr, "v4l2-conform: %s\n", err);
+		return untestable;
+	}
+	/* One run per device, from before the model is read (another run may be
+	 * changing the controls) until this process and its checks are gone. */
+	if (!g_opts.list && devlock_acquire(g_opts.device, g_opts.wait, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "v4l2-conform: %s\n", err);
 		return untestable;
 	}

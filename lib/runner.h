@@ -17,6 +17,7 @@ struct run_opts {
 	bool list;
 	bool bisect;			/* 125 instead of 2 when the device cannot be tested */
 	bool isolate;			/* every check in a process of its own */
+	bool wait;			/* --wait: wait while another run holds the device lock */
 	unsigned int timeout_s;
 };
 extern struct run_opts g_opts;

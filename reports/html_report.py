@@ -9,6 +9,7 @@ exit: 0 written, 2 bad input
 import argparse
 import base64
 import html
+import math
 import re
 import sys
 from collections import OrderedDict
@@ -16,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import png  # noqa: E402
-from results import BadInput, Expectations, kernel_release, load_results  # noqa: E402
+from results import BadInput, Expectations, clean, kernel_release, load_results, printable  # noqa: E402
 
 COLOURS = {"pass": "#2e7d32", "fail": "#c62828", "warn": "#ef6c00", "skip": "#757575"}
 CSS = """body{font:14px/1.4 sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0}
@@ -27,7 +28,18 @@ h2{border-bottom:2px solid #444}.known{font-style:italic;color:#555}svg{backgrou
 
 
 def esc(x):
-    return html.escape(str(x if x is not None else ""))
+    """Text for the page: printable() (no NUL or escape characters), then
+    every character HTML gives a meaning to escaped, quotes included."""
+    return html.escape(printable(x if x is not None else ""), quote=True)
+
+
+# An artifact the report may open and embed: a plain file in artifacts/,
+# never a path out of the results folder or a URL (javascript:).
+SAFE_ARTIFACT = re.compile(r"artifacts/[A-Za-z0-9_][A-Za-z0-9._-]*")
+
+
+def num(v):
+    return "null" if v is None else f"{v:.4g}"
 
 
 def badge(v):
@@ -39,7 +51,7 @@ def spec_titles(path):
     if not path or not Path(path).exists():
         return {}
     titles = {}
-    for m in re.finditer(r"^\| ([A-Z]{2,3}-\d+) \| ((?:[^|\\]|\\.)+)\|", Path(path).read_text(), re.M):
+    for m in re.finditer(r"^\| ([A-Z]{2,3}-\d+) \| ((?:[^|\\]|\\.)+)\|", Path(path).read_text(encoding="utf-8", errors="replace"), re.M):
         titles[m.group(1)] = m.group(2).replace("\\|", "|").replace("`", "").strip()
     return titles
 
@@ -48,16 +60,23 @@ def svg_plot(name, points, w=320, h=180):
     """A small line chart of one series (control value -> statistic)."""
     if not points:
         return ""
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
-    y0, y1 = min(ys), max(ys) if max(ys) > min(ys) else min(ys) + 1
+    xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     pad = 30
 
+    def scale(v, lo, hi, px):
+        """v's place between lo and hi in px pixels; a flat or unrepresentable
+        span (1e308 and its neighbour) puts every point at the start."""
+        span = hi - lo
+        if not (span > 0 and math.isfinite(span)):
+            return 0.0
+        return (v - lo) / span * px
+
     def sx(x):
-        return pad + (x - x0) / (x1 - x0) * (w - 2 * pad)
+        return pad + scale(x, x0, x1, w - 2 * pad)
 
     def sy(y):
-        return h - pad - (y - y0) / (y1 - y0) * (h - 2 * pad)
+        return h - pad - scale(y, y0, y1, h - 2 * pad)
     path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in points)
     dots = "".join(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="2.5"/>' for x, y in points)
     return (f'<svg width="{w}" height="{h}" xmlns="http://www.w3.org/2000/svg">'
@@ -70,8 +89,10 @@ def svg_plot(name, points, w=320, h=180):
 
 
 def thumbnail(base, rel):
+    if not isinstance(rel, str) or not SAFE_ARTIFACT.fullmatch(rel):
+        return f'<span class="msg">{esc(rel)} (not a file name in artifacts/: not shown)</span>'
     p = base / rel
-    if not p.exists():
+    if not p.is_file():
         return f'<span class="msg">{esc(rel)} (missing)</span>'
     data = p.read_bytes()
     try:
@@ -87,8 +108,9 @@ def thumbnail(base, rel):
 
 
 def render(data, base, expect=None, titles=None):
+    data = clean(data)
     titles = titles or {}
-    run, s = data["run"], data["summary"]
+    run, s = data["run"], data.get("summary") or {}
     rs = data["results"]
     kernel = kernel_release(data)
     known = {r["name"] for r in rs if expect and r["verdict"] == "fail" and expect.expected(r["name"], "fail", kernel)}
@@ -133,11 +155,11 @@ def render(data, base, expect=None, titles=None):
             ctrl = f"{r.get('ctrl_name')} ({r.get('ctrl_id_hex')})" if r.get("ctrl_id") else ""
             o.append(f"<tr><td>{esc(r['name'])}</td><td>{esc(ctrl)}</td><td>{esc(r.get('rule'))}</td>"
                      f"<td>{badge(r['verdict'])}{note}</td><td class='msg'>{esc(r.get('message'))}</td></tr>")
-            extra = [svg_plot(name, pts) for name, pts in (r.get("series") or {}).items()]
+            extra = [svg_plot(name, [p for p in pts if None not in p]) for name, pts in (r.get("series") or {}).items()]
             extra += [thumbnail(base, a) for a in r.get("artifacts") or []]
             if r.get("measurements"):
                 extra.append("<span class='msg'>" + ", ".join(
-                    f"{esc(m['name'])} = {m['value']:.4g} {esc(m.get('unit'))}" for m in r["measurements"]) + "</span>")
+                    f"{esc(m['name'])} = {num(m['value'])} {esc(m.get('unit'))}" for m in r["measurements"]) + "</span>")
             if extra:
                 o.append(f"<tr><td colspan='5'>{''.join(extra)}</td></tr>")
         o.append("</table>")
@@ -164,7 +186,7 @@ def main(argv=None):
     except BadInput as e:
         print(f"html: {e}", file=sys.stderr)
         return 2
-    Path(a.out).write_text(render(data, Path(a.results).parent, exp, spec_titles(a.spec)))
+    Path(a.out).write_text(render(data, Path(a.results).parent, exp, spec_titles(a.spec)), encoding="utf-8")
     return 0
 
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """results.json -> JUnit XML (one testsuite per suite, one testcase per check).
+Every string is printable() (results.py): a NUL or an escape character from a
+driver's control name cannot make the XML invalid.
 
 usage: junit.py RESULTS.json OUT.xml     exit: 0 written, 2 bad input
 Warnings pass with the warning in system-out; skips are <skipped/>, never passes.
@@ -10,10 +12,11 @@ from collections import OrderedDict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from results import BadInput, load_results  # noqa: E402
+from results import BadInput, clean, load_results, printable  # noqa: E402
 
 
 def to_junit(data):
+    data = clean(data)
     suites = OrderedDict()
     for r in data["results"]:
         suites.setdefault(r["suite"], []).append(r)
@@ -26,7 +29,7 @@ def to_junit(data):
                            time="%.3f" % sum(r.get("duration_s") or 0 for r in rs))
         props = ET.SubElement(ts, "properties")
         for k in ("device", "driver", "card", "kernel", "suite_version"):
-            ET.SubElement(props, "property", name=k, value=str(run.get(k, "")))
+            ET.SubElement(props, "property", name=k, value=printable(run.get(k, "")))
         for r in rs:
             tc = ET.SubElement(ts, "testcase", classname=f"v4l2-conform.{name}", name=r["name"],
                                time="%.3f" % (r.get("duration_s") or 0))

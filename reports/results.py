@@ -2,6 +2,9 @@
 expectation files. Shared by the report writers and the harness."""
 import fnmatch
 import json
+import math
+import re
+import warnings
 from pathlib import Path
 
 VERDICTS = ("pass", "fail", "warn", "skip")
@@ -11,17 +14,120 @@ class BadInput(Exception):
     """A malformed results or expectations file: one line naming the problem."""
 
 
+def printable(text):
+    """text with every character a report cannot carry shown as an escape:
+    control characters (NUL, ESC, DEL, C1) other than tab and newline, lone
+    surrogates (a JSON "\\ud800") and the non-characters XML 1.0 forbids.
+    Driver strings (control and menu names) are 32 raw bytes that may hold
+    anything; every report writer shows them through this."""
+    out = []
+    for ch in str(text):
+        o = ord(ch)
+        if ch in "\t\n" or 0x20 <= o < 0x7f or 0xa0 <= o < 0xd800 or 0xe000 <= o <= 0xfffd or o >= 0x10000:
+            out.append(ch)
+        elif o <= 0xff:
+            out.append(f"\\x{o:02x}")
+        else:
+            out.append(f"\\u{o:04x}")
+    return "".join(out)
+
+
+def clean(x):
+    """Every string in a parsed JSON value through printable() (idempotent)."""
+    if isinstance(x, str):
+        return printable(x)
+    if isinstance(x, list):
+        return [clean(v) for v in x]
+    if isinstance(x, dict):
+        return {printable(k): clean(v) for k, v in x.items()}
+    return x
+
+
+def _number(x):
+    """A JSON number a writer can compute with: finite and within a double."""
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return False
+    try:
+        return math.isfinite(float(x))
+    except OverflowError:
+        return False
+
+
+def _number_or_null(x):
+    """The C writer turns a NaN or infinite measurement into null."""
+    return x is None or _number(x)
+
+
+def _check_result(r):
+    """The first thing wrong with one result record, or None."""
+    if not isinstance(r, dict):
+        return "not an object"
+    for k in ("name", "suite"):
+        if not isinstance(r.get(k), str) or not r[k]:
+            return f"'{k}' is not a non-empty string"
+    if r.get("verdict") not in VERDICTS:
+        return f"'verdict' is not one of {', '.join(VERDICTS)}"
+    for k in ("rule", "message", "summary", "ctrl_name", "ctrl_id_hex"):
+        if r.get(k) is not None and not isinstance(r[k], str):
+            return f"'{k}' is not a string"
+    for k in ("duration_s", "ctrl_id"):
+        if r.get(k) is not None and not _number(r[k]):
+            return f"'{k}' is not a number"
+    ms = r.get("measurements") or []
+    if not isinstance(ms, list) or not all(isinstance(m, dict) and isinstance(m.get("name"), str)
+                                           and "value" in m and _number_or_null(m["value"])
+                                           and (m.get("unit") is None or isinstance(m["unit"], str)) for m in ms):
+        return "'measurements' is not a list of {name, value, unit}"
+    series = r.get("series") or {}
+    if not isinstance(series, dict) or not all(
+            isinstance(pts, list) and all(isinstance(p, list) and len(p) == 2 and all(_number_or_null(v) for v in p)
+                                          for p in pts) for pts in series.values()):
+        return "'series' is not an object of [x, y] lists"
+    arts = r.get("artifacts") or []
+    if not isinstance(arts, list) or not all(isinstance(a, str) for a in arts):
+        return "'artifacts' is not a list of strings"
+    return None
+
+
 def load_results(path):
+    """results.json, checked: every record a report writer reads has the
+    type it expects (a malformed file is BadInput, never a traceback), and
+    every string is printable()."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text())
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise BadInput(f"{path}: no such file")
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read ({e.strerror})")
+    return parse_results(raw, path)
+
+
+def parse_results(raw, path="results.json"):
+    """load_results() of bytes already read (path names them in messages)."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise BadInput(f"{path}: not UTF-8 (byte 0x{raw[e.start]:02x} at offset {e.start})")
     except json.JSONDecodeError as e:
         raise BadInput(f"{path}: not valid JSON ({e.msg} at line {e.lineno})")
+    except RecursionError:
+        raise BadInput(f"{path}: not valid JSON (nested too deeply)")
     if not isinstance(data, dict) or "results" not in data or "run" not in data:
         raise BadInput(f"{path}: not a v4l2-conform results file (no 'run'/'results')")
-    return data
+    if not isinstance(data["run"], dict) or not isinstance(data["results"], list):
+        raise BadInput(f"{path}: 'run' is not an object or 'results' not a list")
+    summary = data.get("summary", {})
+    if not isinstance(summary, dict) or not all(_number(v) for v in summary.values()):
+        raise BadInput(f"{path}: 'summary' is not an object of counts")
+    for i, r in enumerate(data["results"]):
+        problem = _check_result(r)
+        if problem:
+            raise BadInput(f"{path}: results[{i}]: {problem}")
+    try:
+        return clean(data)
+    except RecursionError:
+        raise BadInput(f"{path}: nested too deeply")
 
 
 class Expectations:
@@ -48,15 +154,30 @@ class Expectations:
 
     def _parse(self, path):
         try:
-            text = path.read_text()
+            self.parse_text(path.read_bytes(), path)
         except FileNotFoundError:
             raise BadInput(f"{path}: no such expectations file")
+        except OSError as e:
+            raise BadInput(f"{path}: cannot read ({e.strerror})")
+
+    def parse_text(self, raw, path):
+        """Add the lines of an expectations file (bytes) to these."""
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BadInput(f"{path}: not UTF-8 (offset {e.start})")
         for n, raw in enumerate(text.splitlines(), 1):
             line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("setup:") else raw.strip()
             if not line:
                 continue
             key, sep, value = line.partition(":")
             if sep and key == "kernel-allow":
+                try:
+                    with warnings.catch_warnings():  # "possible set difference": still a regex
+                        warnings.simplefilter("ignore")
+                        re.compile(value.strip())
+                except re.error as e:
+                    raise BadInput(f"{path}:{n}: kernel-allow: not a regular expression ({e})")
                 self.kernel_allow.append(value.strip())
                 continue
             if sep and key in ("setup", "device", "run-args", "board", "kernel"):

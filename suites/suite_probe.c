@@ -34,6 +34,7 @@
 #include "probe_judge.h"
 #include "profile.h"
 #include "registry.h"
+#include "results.h"
 #include "runner.h"
 #include "stats.h"
 #include "verdict.h"
@@ -767,10 +768,7 @@ static void save_artifacts(const struct probe *p, const struct outcome *o)
 	if (!o->have_frames)
 		return;
 	char base[200];
-	snprintf(base, sizeof(base), "%s", p->cx->name);
-	for (char *c = base; *c; c++)
-		if (*c == '/')
-			*c = '_';
+	results_file_name(p->cx->name, base, sizeof(base));
 	const char *dir = v_artifact_dir();
 	const struct frame *fr[2] = { &o->before, &o->after };
 	static const char *const tag[2] = { "before", "after" };
