@@ -15,19 +15,15 @@
  * their default towards the far end (moderate, so nothing clips), take a
  * reference frame, go through the transition and compare; the picture at
  * the default values shows the effect is visible at all (else: skip). */
-#include "capture.h"
 #include "ctrl_select.h"
 #include "ctrl_value.h"
 #include "lifecycle.h"
-#include "probe_judge.h"
+#include "picture_ref.h"
 #include "profile.h"
-#include "profile_scene.h"
 #include "registry.h"
 #include "runner.h"
-#include "stats.h"
 #include "verdict.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,41 +32,6 @@
 #define LIST_LEN 640	/* the controls listed in it */
 
 /* ---------- shared ---------- */
-
-static struct capture *g_cap;	/* closed by the exit handler when a check ends inside a capture */
-
-static void close_capture(void)
-{
-	if (g_cap) {
-		capture_close(g_cap);
-		g_cap = NULL;
-	}
-}
-
-/* Stream on cx->dev's node at the profile's (small) size and rate. */
-static void stream_on(const struct check_ctx *cx, struct capture *cap)
-{
-	const struct profile *pr = profile_load_or_exit(g_opts.profile);
-	struct capture_opts o = { .nbufs = 2, .width = pr->width, .height = pr->height, .fps = pr->fps };
-	if (!g_cap)
-		atexit(close_capture);
-	int e = capture_open(cap, cx->dev, &o);
-	if (e)
-		ck_abort_msg("cannot stream: %s", cap->err);
-	g_cap = cap;
-}
-
-static void stream_off(struct capture *cap)
-{
-	capture_close(cap);
-	g_cap = NULL;
-}
-
-static void one_frame(struct capture *cap, struct frame *f)
-{
-	if (capture_next(cap, f))
-		ck_abort_msg("capture failed: %s", cap->err);
-}
 
 static void watch_all(const struct check_ctx *cx, struct lc_watch *w)
 {
@@ -151,10 +112,10 @@ static void streamon_kept(const struct check_ctx *cx)
 	struct frame f = { 0 };
 	char msg[REPORT_LEN] = "";
 	watch_all(cx, &w);
-	stream_on(cx, &cap);
-	one_frame(&cap, &f);
+	pic_stream_on(&cap, cx->dev);
+	pic_next(&cap, &f);
 	note_changed(cx, &w, "STREAMON (set before streaming)", msg, sizeof(msg));
-	stream_off(&cap);
+	pic_stream_off(&cap);
 	note_changed(cx, &w, "STREAMOFF", msg, sizeof(msg));
 	frame_free(&f);
 	ck_assert_msg(!msg[0], "%s", msg);
@@ -166,15 +127,15 @@ static void streaming_set_kept(const struct check_ctx *cx)
 	struct capture cap;
 	struct frame f = { 0 };
 	char msg[REPORT_LEN] = "";
-	stream_on(cx, &cap);
+	pic_stream_on(&cap, cx->dev);
 	watch_all(cx, &w);
-	one_frame(&cap, &f);
-	stream_off(&cap);
+	pic_next(&cap, &f);
+	pic_stream_off(&cap);
 	note_changed(cx, &w, "STREAMOFF (set while streaming)", msg, sizeof(msg));
-	stream_on(cx, &cap);
-	one_frame(&cap, &f);
+	pic_stream_on(&cap, cx->dev);
+	pic_next(&cap, &f);
 	note_changed(cx, &w, "a second STREAMON", msg, sizeof(msg));
-	stream_off(&cap);
+	pic_stream_off(&cap);
 	frame_free(&f);
 	ck_assert_msg(!msg[0], "%s", msg);
 }
@@ -228,121 +189,19 @@ static void suspend_kept(const struct check_ctx *cx)
 
 /* ---------- LC-2: the picture ---------- */
 
-/* The image controls the probes judge, and not listed as 'no visible
- * effect' by the board profile. */
-static bool image_ctrl(const struct ctrl *c, const struct profile *pr)
-{
-	switch (c->q.id) {
-	case V4L2_CID_BRIGHTNESS:
-	case V4L2_CID_CONTRAST:
-	case V4L2_CID_SATURATION:
-	case V4L2_CID_HUE:
-	case V4L2_CID_GAIN:
-	case V4L2_CID_ANALOGUE_GAIN:
-	case V4L2_CID_DIGITAL_GAIN:
-	case V4L2_CID_EXPOSURE:
-	case V4L2_CID_EXPOSURE_ABSOLUTE:
-	case V4L2_CID_HFLIP:
-	case V4L2_CID_VFLIP:
-		return ctrl_settable_scalar(c) && !profile_is_no_effect(pr, c->slug, c->q.id);
-	}
-	return false;
-}
-
-/* A quarter of the way from the default towards the far end of the range:
- * visible, and with every control moved at once still far from clipping. */
-static int64_t moderate(const struct ctrl *c)
-{
-	const struct v4l2_query_ext_ctrl *q = &c->q;
-	if (q->type == V4L2_CTRL_TYPE_BOOLEAN)
-		return !q->default_value;
-	int64_t far = q->maximum - q->default_value >= q->default_value - q->minimum ? q->maximum : q->minimum;
-	int64_t v = ctrl_expected_scalar(q, q->default_value + (far - q->default_value) / 4);
-	return v != q->default_value ? v : far;
-}
-
-struct pic {
-	const struct check_ctx *cx;
-	const struct profile *prof;
-	struct capture cap;
-	struct roi roi;
-	struct lc_watch img;		/* image controls, v[]: the moderate values */
-	int64_t defv[LC_MAX_WATCH];
-	struct frame dflt, ref, f;	/* at the defaults, at the values, scratch */
-	double tol;
-};
-
-static void pic_begin(struct pic *p, const struct check_ctx *cx)
-{
-	memset(p, 0, sizeof(*p));
-	p->cx = cx;
-	p->prof = profile_load_or_exit(g_opts.profile);
-	profile_apply_scene(cx->dev, cx->model, p->prof, NULL);
-	for (size_t i = 0; i < cx->model->n && p->img.n < LC_MAX_WATCH; i++) {
-		const struct ctrl *c = &cx->model->c[i];
-		if (!image_ctrl(c, p->prof))
-			continue;
-		p->defv[p->img.n] = c->q.default_value;
-		p->img.v[p->img.n] = moderate(c);
-		p->img.c[p->img.n++] = c;
-	}
-	if (!p->img.n)
-		v_skip("no image control the probes can judge");
-}
-
-static void pic_settle(struct pic *p, struct frame *f)
-{
-	if (capture_settle_after_change(&p->cap, 0, f))
-		ck_abort_msg("capture failed: %s", p->cap.err);
-}
-
-static void pic_set(struct pic *p, const int64_t *v, const char *what)
-{
-	expect_ok(lc_apply(p->cx->dev, &p->img, v), "setting the image controls to %s", what);
-}
-
-static double pic_diff(const struct pic *p, const struct frame *a, const struct frame *b)
-{
-	return stats_frame_difference(a, b, &p->roi);
-}
-
-/* While streaming: the picture at the defaults, then at the values (the
- * reference), and the noise of consecutive frames at the values. */
-static void pic_reference(struct pic *p)
-{
-	pic_set(p, p->defv, "their defaults");
-	pic_settle(p, &p->dflt);
-	p->roi = profile_roi(p->prof, p->dflt.width, p->dflt.height);
-	pic_set(p, p->img.v, "moderate values");
-	pic_settle(p, &p->ref);
-	one_frame(&p->cap, &p->f);
-	p->tol = JUDGE_HALF_CODE + JUDGE_NOISE_K * pic_diff(p, &p->ref, &p->f);
-	double effect = pic_diff(p, &p->dflt, &p->ref);
-	v_measure("effect", effect, "frame difference");
-	v_measure("tolerance", p->tol, "frame difference");
-	if (!(effect > p->tol))
-		v_skip("inconclusive: the image controls' values do not change the region (frame difference %.2f, "
-		       "tolerance %.2f)", effect, p->tol);
-}
-
-/* The frame now (streaming again after the transition) against the reference. */
+/* Streaming again after the transition: the first frame against the
+ * reference (every frame after STREAMON is made after the transition). */
 static void pic_judge(struct pic *p, const char *when)
 {
-	one_frame(&p->cap, &p->f);	/* every frame after STREAMON is made after the transition */
-	double d = pic_diff(p, &p->ref, &p->f), dd = pic_diff(p, &p->dflt, &p->f);
-	char vals[LIST_LEN], rep[LIST_LEN];
+	char why[LIST_LEN + 256], rep[LIST_LEN];
+	double d;
+	pic_next(&p->cap, &p->f);
+	bool ok = pic_matches_ref(p, &p->f, &d, why, sizeof(why));
 	v_measure("difference after", d, "frame difference");
-	lc_describe(&p->img, vals, sizeof(vals));
-	int changed = lc_changed(p->cx->dev, &p->img, rep, sizeof(rep));
-	stream_off(&p->cap);
-	ck_assert_msg(d <= p->tol,
-		      "expected the picture after %s to match the one before it with %s (LC-2: frame difference <= "
-		      "%.2f), got %.2f (%.2f from the picture at the default values%s); G reports %s%s",
-		      when, vals, p->tol, d, dd, dd < d ? ": the hardware lost the values?" : "",
+	int changed = lc_changed(p->dev, &p->img, rep, sizeof(rep));
+	pic_end(p);
+	ck_assert_msg(ok, "expected the picture after %s to be %s (LC-2); G reports %s%s", when, why,
 		      changed ? "changed values: " : "the same values", changed ? rep : "");
-	frame_free(&p->dflt);
-	frame_free(&p->ref);
-	frame_free(&p->f);
 }
 
 /* Values set before STREAMON show in its first frame as they do when
@@ -351,24 +210,23 @@ static void picture_streaming(const struct check_ctx *cx)
 {
 	struct pic p;
 	struct frame first = { 0 };
-	pic_begin(&p, cx);
+	char why[LIST_LEN + 256];
+	double d;
+	pic_begin(&p, cx->dev, cx->model);
 	pic_set(&p, p.img.v, "moderate values before streaming");
-	stream_on(cx, &p.cap);
-	one_frame(&p.cap, &first);
+	pic_stream_on(&p.cap, cx->dev);
+	pic_next(&p.cap, &first);
 	pic_reference(&p);	/* the same values written again while streaming */
-	double d = pic_diff(&p, &p.ref, &first), dd = pic_diff(&p, &p.dflt, &first);
+	bool ok = pic_matches_ref(&p, &first, &d, why, sizeof(why));
 	frame_free(&first);
 	v_measure("difference at STREAMON", d, "frame difference");
-	if (d > p.tol) {
-		char vals[LIST_LEN];
-		lc_describe(&p.img, vals, sizeof(vals));
-		stream_off(&p.cap);
-		ck_abort_msg("expected the first frame after STREAMON to show %s set before it, as when set while "
-			     "streaming (LC-2: frame difference <= %.2f), got %.2f (%.2f from the picture at the default "
-			     "values%s)", vals, p.tol, d, dd, dd < d ? ": STREAMON lost the hardware's values?" : "");
+	if (!ok) {
+		pic_end(&p);
+		ck_abort_msg("expected the first frame after STREAMON, with the values set before it, to be %s, as when "
+			     "they are set while streaming (LC-2)", why);
 	}
-	stream_off(&p.cap);
-	stream_on(cx, &p.cap);
+	pic_stream_off(&p.cap);
+	pic_stream_on(&p.cap, cx->dev);
 	pic_judge(&p, "STREAMOFF and STREAMON");
 }
 
@@ -377,15 +235,15 @@ static void picture_format(const struct check_ctx *cx)
 	struct pic p;
 	struct v4l2_format cur, other;
 	char when[96], fs[32];
-	pic_begin(&p, cx);
-	stream_on(cx, &p.cap);
+	pic_begin(&p, cx->dev, cx->model);
+	pic_stream_on(&p.cap, cx->dev);
 	pic_reference(&p);
-	stream_off(&p.cap);
+	pic_stream_off(&p.cap);
 	expect_ok(lc_get_format(cx->dev, &cur), "G_FMT");
 	format_other(cx, &cur, &other);
 	snprintf(when, sizeof(when), "S_FMT to %s and back", lc_format_str(&other, fs, sizeof(fs)));
 	expect_ok(lc_set_format(cx->dev, &cur), "S_FMT back");
-	stream_on(cx, &p.cap);
+	pic_stream_on(&p.cap, cx->dev);
 	pic_judge(&p, when);
 }
 
@@ -395,30 +253,30 @@ static void picture_input(const struct check_ctx *cx)
 	struct v4l2_format fmt;
 	unsigned cur, other;
 	char when[64];
-	pic_begin(&p, cx);
+	pic_begin(&p, cx->dev, cx->model);
 	other = input_other(cx, &cur);
-	stream_on(cx, &p.cap);
+	pic_stream_on(&p.cap, cx->dev);
 	pic_reference(&p);
-	stream_off(&p.cap);
+	pic_stream_off(&p.cap);
 	int have_fmt = lc_get_format(cx->dev, &fmt) == 0;
 	set_input(cx, other);
 	set_input(cx, cur);
 	if (have_fmt)
 		lc_set_format(cx->dev, &fmt);
 	snprintf(when, sizeof(when), "S_INPUT %u and back to %u", other, cur);
-	stream_on(cx, &p.cap);
+	pic_stream_on(&p.cap, cx->dev);
 	pic_judge(&p, when);
 }
 
 static void picture_suspend(const struct check_ctx *cx)
 {
 	struct pic p;
-	pic_begin(&p, cx);
-	stream_on(cx, &p.cap);
+	pic_begin(&p, cx->dev, cx->model);
+	pic_stream_on(&p.cap, cx->dev);
 	pic_reference(&p);
-	stream_off(&p.cap);
+	pic_stream_off(&p.cap);
 	suspend_cycle(cx);
-	stream_on(cx, &p.cap);
+	pic_stream_on(&p.cap, cx->dev);
 	pic_judge(&p, "runtime suspend and reopening");
 }
 

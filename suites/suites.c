@@ -3,7 +3,7 @@
 
 extern const struct suite_def suite_enum, suite_menu, suite_getset, suite_persist;
 extern const struct suite_def suite_ext, suite_payload, suite_events, suite_clusters, suite_prio, suite_concurrency;
-extern const struct suite_def suite_probe, suite_lifecycle;
+extern const struct suite_def suite_probe, suite_lifecycle, suite_effect;
 
 const struct suite_def *const all_suites[] = {
 	&suite_enum,
@@ -17,6 +17,7 @@ const struct suite_def *const all_suites[] = {
 	&suite_prio,
 	&suite_concurrency,
 	&suite_lifecycle,
+	&suite_effect,
 	&suite_probe,
 };
 const size_t n_all_suites = sizeof(all_suites) / sizeof(all_suites[0]);
