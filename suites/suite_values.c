@@ -4,9 +4,10 @@
  * values/query-stable (LC-5): type, range, step, default and dimensions
  * stay what they were when values change and across STREAMON/STREAMOFF and
  * a format change; after an input change and back. A driver may change a
- * range with the state (a sensor's exposure limit follows the frame size)
- * but must say so with a CH_RANGE event; flags (INACTIVE, GRABBED) are left
- * to the flag checks.
+ * range or dimensions with the state (a sensor's exposure limit follows the
+ * frame size, vivid's pixel array the format) but must say so with a
+ * CH_RANGE or CH_DIMENSIONS event: each step is compared with the one
+ * before. Flags (INACTIVE, GRABBED) are left to the flag checks.
  *
  * values/closest (LC-6): where a driver takes the closest valid value
  * instead of refusing with ERANGE, it takes that one: the bound for an
@@ -61,58 +62,69 @@ static void query_all(const struct check_ctx *cx, struct queries *qs)
 		query_one(cx->dev, cx->model, cx->model->c[i].q.id, &qs->q[i]);
 }
 
-static bool same_description(const struct v4l2_query_ext_ctrl *a, const struct v4l2_query_ext_ctrl *b)
+/* What differs between two descriptions, as event change bits: the range
+ * part needs CH_RANGE, the dimensions CH_DIMENSIONS; a type never changes
+ * (on the same input). */
+static uint32_t differences(const struct v4l2_query_ext_ctrl *a, const struct v4l2_query_ext_ctrl *b)
 {
-	return a->type == b->type && a->minimum == b->minimum && a->maximum == b->maximum && a->step == b->step &&
-	       a->default_value == b->default_value && a->elem_size == b->elem_size && a->elems == b->elems &&
-	       a->nr_of_dims == b->nr_of_dims && !memcmp(a->dims, b->dims, sizeof(a->dims));
+	uint32_t d = 0;
+	if (a->minimum != b->minimum || a->maximum != b->maximum || a->step != b->step ||
+	    a->default_value != b->default_value)
+		d |= V4L2_EVENT_CTRL_CH_RANGE;
+	if (a->elems != b->elems || a->nr_of_dims != b->nr_of_dims || memcmp(a->dims, b->dims, sizeof(a->dims)))
+		d |= V4L2_EVENT_CTRL_CH_DIMENSIONS;
+	if (a->type != b->type || a->elem_size != b->elem_size)
+		d |= 1u << 31;
+	return d;
 }
 
-/* Ids with a CH_RANGE event pending on the watcher (drained). */
-static void announced(const struct dev *w, bool have_events, uint32_t *ids, size_t *n, size_t max)
+/* The change bits of the control events pending on the watcher for id i of
+ * the model (drained into ch[], indexed like the model). */
+static void announced(const struct check_ctx *cx, const struct dev *w, bool have_events, uint32_t *ch)
 {
-	struct v4l2_event ev[64];
-	*n = 0;
+	struct v4l2_event ev[256];
+	memset(ch, 0, cx->model->n * sizeof(*ch));
 	if (!have_events)
 		return;
-	int k = ev_drain(w, ev, 64);
-	for (int i = 0; i < k && i < 64; i++)
-		if (ev[i].type == V4L2_EVENT_CTRL && (ev[i].u.ctrl.changes & V4L2_EVENT_CTRL_CH_RANGE) && *n < max)
-			ids[(*n)++] = ev[i].id;
+	int k = ev_drain(w, ev, 256);
+	for (int i = 0; i < k && i < 256; i++)
+		for (size_t j = 0; j < cx->model->n; j++)
+			if (ev[i].type == V4L2_EVENT_CTRL && ev[i].id == cx->model->c[j].q.id)
+				ch[j] |= ev[i].u.ctrl.changes;
 }
 
-/* Compare with the description from before; the first difference no
- * event announced goes into msg. */
-static void compare(const struct check_ctx *cx, const struct queries *before, struct queries *now,
-		    const struct dev *w, bool have_events, const char *when, char *msg, size_t len)
+/* The descriptions now against the previous step's (then now becomes the
+ * previous): the first change no event announced goes into msg. */
+static void compare(const struct check_ctx *cx, struct queries *prev, struct queries *now, const struct dev *w,
+		    bool have_events, const char *when, char *msg, size_t len)
 {
-	uint32_t ids[64];
-	size_t nids;
+	uint32_t *ch = calloc(cx->model->n ? cx->model->n : 1, sizeof(*ch));
+	ck_assert_msg(ch, "out of memory");
 	query_all(cx, now);
-	announced(w, have_events, ids, &nids, 64);
+	announced(cx, w, have_events, ch);
 	for (size_t i = 0; i < now->n && !msg[0]; i++) {
-		const struct v4l2_query_ext_ctrl *a = &before->q[i], *b = &now->q[i];
-		if (same_description(a, b))
+		const struct v4l2_query_ext_ctrl *a = &prev->q[i], *b = &now->q[i];
+		uint32_t d = differences(a, b), missing = d & ~ch[i];
+		if (d && !missing)
+			v_info("%s: %s changed its description with an event", when, cx->model->c[i].slug);
+		if (!missing)
 			continue;
-		bool told = false;
-		for (size_t k = 0; k < nids; k++)
-			told |= ids[k] == a->id;
-		if (told) {
-			v_info("%s: %s changed its range with a CH_RANGE event", when, cx->model->c[i].slug);
-			continue;
-		}
-		snprintf(msg, len, "expected %s to describe itself as before %s, or a CH_RANGE event (LC-5): type %u -> "
-			 "%u, range [%lld, %lld] -> [%lld, %lld], step %llu -> %llu, default %lld -> %lld, elems %u -> %u",
-			 cx->model->c[i].slug, when, a->type, b->type, (long long)a->minimum, (long long)a->maximum,
-			 (long long)b->minimum, (long long)b->maximum, (unsigned long long)a->step,
-			 (unsigned long long)b->step, (long long)a->default_value, (long long)b->default_value, a->elems,
-			 b->elems);
+		snprintf(msg, len, "expected %s to describe itself as before %s, or an event (CH_RANGE, CH_DIMENSIONS) "
+			 "to say it changed (LC-5): type %u -> %u, range [%lld, %lld] -> [%lld, %lld], step %llu -> %llu, "
+			 "default %lld -> %lld, elems %u -> %u", cx->model->c[i].slug, when, a->type, b->type,
+			 (long long)a->minimum, (long long)a->maximum, (long long)b->minimum, (long long)b->maximum,
+			 (unsigned long long)a->step, (unsigned long long)b->step, (long long)a->default_value,
+			 (long long)b->default_value, a->elems, b->elems);
 	}
+	free(ch);
+	struct queries t = *prev;
+	*prev = *now;
+	*now = t;
 }
 
 static void query_stable(const struct check_ctx *cx)
 {
-	struct queries before = { 0 }, now = { 0 };
+	struct queries prev = { 0 }, now = { 0 };
 	struct lc_watch w;
 	struct dev watcher;
 	char msg[MSG_LEN] = "";
@@ -121,9 +133,9 @@ static void query_stable(const struct check_ctx *cx)
 	bool have_events = ev_subscribe_model(&watcher, cx->model, 0, &bad_id) == 0;
 	if (!have_events)
 		v_info("no control events: every change of a description counts as unannounced");
-	query_all(cx, &before);
+	query_all(cx, &prev);
 	lc_set_others(cx->dev, cx->model, &w, NULL);
-	compare(cx, &before, &now, &watcher, have_events, "and after setting every documented control to another value",
+	compare(cx, &prev, &now, &watcher, have_events, "and after setting every documented control to another value",
 		msg, sizeof(msg));
 	if (dev_can_capture(cx->dev) && !msg[0]) {
 		struct capture cap;
@@ -131,14 +143,17 @@ static void query_stable(const struct check_ctx *cx)
 		struct v4l2_format cur, other;
 		pic_stream_on(&cap, cx->dev);
 		pic_next(&cap, &f);
-		compare(cx, &before, &now, &watcher, have_events, "while streaming", msg, sizeof(msg));
+		compare(cx, &prev, &now, &watcher, have_events, "while streaming", msg, sizeof(msg));
 		pic_stream_off(&cap);
 		frame_free(&f);
 		if (!msg[0] && !lc_get_format(cx->dev, &cur) && !lc_format_other(cx->dev, &cur, &other)) {
 			char when[96], fs[32];
 			snprintf(when, sizeof(when), "at another format (%s)", lc_format_str(&other, fs, sizeof(fs)));
-			compare(cx, &before, &now, &watcher, have_events, when, msg, sizeof(msg));
+			compare(cx, &prev, &now, &watcher, have_events, when, msg, sizeof(msg));
 			lc_set_format(cx->dev, &cur);
+			if (!msg[0])
+				compare(cx, &prev, &now, &watcher, have_events, "back at the first format", msg,
+					sizeof(msg));
 		}
 	}
 	unsigned n = 0, in = 0;
@@ -151,13 +166,13 @@ static void query_stable(const struct check_ctx *cx)
 			x = (int)in;
 			dev_ioctl(cx->dev, VIDIOC_S_INPUT, &x);
 			ev_drain(&watcher, NULL, 0);	/* range changes on the way are allowed */
-			compare(cx, &before, &now, &watcher, false, "after S_INPUT to another input and back", msg,
+			compare(cx, &prev, &now, &watcher, false, "after S_INPUT to another input and back", msg,
 				sizeof(msg));
 		}
 		if (have_fmt)
 			lc_set_format(cx->dev, &fmt);
 	}
-	free(before.q);
+	free(prev.q);
 	free(now.q);
 	dev_close(&watcher);
 	ck_assert_msg(!msg[0], "%s", msg);
@@ -207,7 +222,7 @@ static void closest(const struct check_ctx *cx)
 			       (long long)r, (long long)a, (long long)b, (long long)got, (long long)b);
 	}
 	if (!tried)
-		v_skip("every invalid value was refused with ERANGE: nothing taken to judge");
+		v_skip("nothing taken to judge: every invalid value tried was refused with ERANGE, or none is representable");
 }
 
 static bool closest_applies(const struct ctrl *c, const struct ctrl_model *m, const char **why)
