@@ -29,6 +29,10 @@ def spec_rules():
     rules = set(re.findall(r"^\| ([A-Z]{2,3}-\d+) \|", text, re.M))
     # Whole sections are cited as S<n> (section 18: how vivid's controls map to pixels).
     rules |= {f"S{n}" for n in re.findall(r"^## (\d+)\.", text, re.M)}
+    # Rule rows kept in the repository (spec/rules-lifecycle.md: LC-n) until
+    # they move into the rule book.
+    for extra in sorted((HERE.parent / "spec").glob("*.md")):
+        rules |= set(re.findall(r"^\| ([A-Z]{2,3}-\d+) \|", extra.read_text(), re.M))
     return rules
 
 

@@ -13,6 +13,7 @@ void profile_init(struct profile *p)
 	memset(p, 0, sizeof(*p));
 	p->roi = ROI_FRAC_CENTRE;
 	p->max_latency = PROFILE_DEFAULT_MAX_LATENCY;
+	p->suspend_wait_ms = PROFILE_DEFAULT_SUSPEND_WAIT_MS;
 }
 
 void profile_free(struct profile *p)
@@ -197,6 +198,15 @@ static int parse_line(struct profile *p, char *key, char *value, const char *nam
 		*seen_lat = line;
 		return 0;
 	}
+	if (!strcmp(key, "suspend-wait")) {
+		if (p->suspend_wait_line)
+			return perr(err, errlen, name, line, "suspend-wait given twice (first on line %u)",
+				    p->suspend_wait_line);
+		if (!parse_uint(value, 60000, &p->suspend_wait_ms))
+			return perr(err, errlen, name, line, "suspend-wait needs milliseconds (0-60000)");
+		p->suspend_wait_line = line;
+		return 0;
+	}
 	if (!strcmp(key, "no-effect"))
 		return add_names(&p->no_effect, &p->n_no_effect, value, key, name, line, err, errlen);
 	if (!strcmp(key, "distinct-items"))
@@ -216,7 +226,7 @@ static int parse_line(struct profile *p, char *key, char *value, const char *nam
 	}
 	return perr(err, errlen, name, line,
 		    "unknown key '%s' (roi, capture-size, frame-rate, set.CONTROL, scene.PROBED.CONTROL, no-effect, "
-		    "distinct-items, require-effect, max-latency)",
+		    "distinct-items, require-effect, max-latency, suspend-wait)",
 		    key);
 }
 

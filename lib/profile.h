@@ -19,6 +19,9 @@
  *                                      (without it they are skipped, lib/probe_judge.h)
  *   max-latency = 8                    frames to wait for an effect beyond the driver's
  *                                      queue (default 8)
+ *   suspend-wait = 500                 milliseconds every handle stays closed for the
+ *                                      runtime-suspend checks where the device has no
+ *                                      power/autosuspend_delay_ms (default 200)
  *
  * Keys are case-sensitive; unknown keys, duplicates of single-valued keys and
  * malformed values are errors (one line: "FILE:LINE: what is wrong"). */
@@ -31,6 +34,7 @@
 
 #define PROFILE_NAME_MAX 64
 #define PROFILE_DEFAULT_MAX_LATENCY 8
+#define PROFILE_DEFAULT_SUSPEND_WAIT_MS 200
 
 struct profile_setting {
 	char probe[PROFILE_NAME_MAX];	/* "" for every probe, else the probed control */
@@ -46,6 +50,8 @@ struct profile {
 	unsigned width, height;		/* capture-size, 0: keep */
 	unsigned fps;			/* frame-rate, 0: keep */
 	unsigned max_latency;		/* frames */
+	unsigned suspend_wait_ms;	/* suspend-wait */
+	unsigned suspend_wait_line;	/* where it was given, 0: default */
 	struct profile_setting *set;
 	size_t n_set;
 	char (*no_effect)[PROFILE_NAME_MAX];

@@ -33,6 +33,7 @@
 #include "ctrl_value.h"
 #include "probe_judge.h"
 #include "profile.h"
+#include "profile_scene.h"
 #include "registry.h"
 #include "results.h"
 #include "runner.h"
@@ -137,59 +138,6 @@ static void out_free(struct outcome *o)
 
 /* ---------- controls ---------- */
 
-static const struct ctrl *find_ctrl(const struct ctrl_model *m, const char *name)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (profile_name_matches(name, m->c[i].slug, m->c[i].q.id))
-			return &m->c[i];
-	return NULL;
-}
-
-/* A profile value: an integer, or a menu item by name or slug. */
-static bool profile_value(const struct ctrl *c, const char *s, int64_t *v)
-{
-	char *end;
-	errno = 0;
-	long long x = strtoll(s, &end, 0);
-	if (end != s && !*end && !errno) {
-		*v = x;
-		return true;
-	}
-	for (size_t i = 0; i < c->n_menu; i++) {
-		char slug[64];
-		if (c->menu[i].err)
-			continue;
-		ctrl_slugify(c->menu[i].name, slug, sizeof(slug));
-		if (!strcasecmp(c->menu[i].name, s) || !strcmp(slug, s)) {
-			*v = c->menu[i].index;
-			return true;
-		}
-	}
-	return false;
-}
-
-static void apply_profile(struct probe *p)
-{
-	for (size_t i = 0; i < p->prof->n_set; i++) {
-		const struct profile_setting *s = &p->prof->set[i];
-		if (s->probe[0] && !profile_name_matches(s->probe, p->c->slug, p->c->q.id))
-			continue;
-		const struct ctrl *c = find_ctrl(p->cx->model, s->ctrl);
-		if (!c) {
-			v_info("profile line %u: no control '%s' on this device (ignored)", s->line, s->ctrl);
-			continue;
-		}
-		int64_t v;
-		if (!profile_value(c, s->value, &v)) {
-			v_warn("profile line %u: '%s' is not a value of %s (ignored)", s->line, s->value, c->slug);
-			continue;
-		}
-		int e = ctrl_set_scalar(p->cx->dev, c, &v);
-		if (e)
-			v_warn("profile line %u: setting %s = %s gave %s", s->line, c->slug, s->value, errno_name(e));
-	}
-}
-
 static int64_t get_value(struct probe *p)
 {
 	int64_t v = 0;
@@ -231,7 +179,7 @@ static void probe_begin(struct probe *p, const struct check_ctx *cx)
 	p->latency = -1;
 	g_probe = p;
 	atexit(close_capture);
-	apply_profile(p);
+	profile_apply_scene(cx->dev, cx->model, p->prof, p->c);
 	struct capture_opts o = { .nbufs = 3, .width = p->prof->width, .height = p->prof->height, .fps = p->prof->fps };
 	int e = capture_open(&p->cap, cx->dev, &o);
 	if (e)

@@ -45,7 +45,8 @@ START_TEST(test_full_profile)
 		"no-effect = gain, volume\n"
 		"no-effect = mute\n"
 		"distinct-items = test-pattern\n"
-		"max-latency = 12\n";
+		"max-latency = 12\n"
+		"suspend-wait = 750\n";
 	struct profile p;
 	ck_assert_msg(parse(text, &p) == 0, "%s", err);
 	ck_assert(p.have_roi);
@@ -56,6 +57,7 @@ START_TEST(test_full_profile)
 	ck_assert_uint_eq(p.width, 320);
 	ck_assert_uint_eq(p.height, 180);
 	ck_assert_uint_eq(p.max_latency, 12);
+	ck_assert_uint_eq(p.suspend_wait_ms, 750);
 	ck_assert_uint_eq(p.n_set, 3);
 	ck_assert_str_eq(p.set[0].probe, "");
 	ck_assert_str_eq(p.set[0].ctrl, "osd-text-mode");
@@ -113,6 +115,8 @@ static const struct { const char *text; const char *want; } bad[] = {
 	{ "frame-rate = 0\n", "t.profile:1: frame-rate needs frames a second" },
 	{ "set.test-pattern = a-menu-item-name-that-goes-on-and-on-far-beyond-sixty-three-chars\n",
 	  "t.profile:1: set.test-pattern: the value is longer than 63 characters" },
+	{ "suspend-wait = 1s\n", "t.profile:1: suspend-wait needs milliseconds" },
+	{ "suspend-wait = 1\nsuspend-wait = 2\n", "t.profile:2: suspend-wait given twice (first on line 1)" },
 	{ "frame-rate = 25\nframe-rate = 30\n", "t.profile:2: frame-rate given twice (first on line 1)" },
 };
 

@@ -1,0 +1,304 @@
+/* Controls across the device's whole life (issue 13; rules LC-1, LC-2 in
+ * spec/rules-lifecycle.md). A value belongs to the device: it survives
+ * STREAMON/STREAMOFF, a format change, an input change and runtime suspend
+ * (LC-1), and the hardware keeps using it: the picture after each of those
+ * matches the picture before (LC-2). Drivers lose values, or only the
+ * hardware's copy of them, exactly there: a sensor mode table written over
+ * the control registers at stream start, a power-on without
+ * v4l2_ctrl_handler_setup() at runtime resume. Only the picture shows the
+ * second kind, so every transition is checked both ways.
+ *
+ * The value checks set every documented settable control at once (one
+ * transition per check, not per control: runtime suspend alone costs the
+ * autosuspend delay) and name each control that changed. The picture checks
+ * set the image controls the probes can judge a quarter of the way from
+ * their default towards the far end (moderate, so nothing clips), take a
+ * reference frame, go through the transition and compare; the picture at
+ * the default values shows the effect is visible at all (else: skip). */
+#include "ctrl_select.h"
+#include "ctrl_value.h"
+#include "lifecycle.h"
+#include "picture_ref.h"
+#include "profile.h"
+#include "registry.h"
+#include "runner.h"
+#include "verdict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPORT_LEN 1536	/* a check's message */
+#define LIST_LEN 640	/* the controls listed in it */
+
+/* ---------- shared ---------- */
+
+static void watch_all(const struct check_ctx *cx, struct lc_watch *w)
+{
+	unsigned refused = 0;
+	if (!lc_set_others(cx->dev, cx->model, w, &refused))
+		v_skip("no documented control can be set to another value%s", refused ? " (every set refused)" : "");
+	if (refused)
+		v_info("%u controls refused a new value here and are not watched", refused);
+}
+
+/* Note what changed after `when` into msg (first finding kept). */
+static void note_changed(const struct check_ctx *cx, const struct lc_watch *w, const char *when, char *msg,
+			 size_t len)
+{
+	char rep[LIST_LEN];
+	int n = lc_changed(cx->dev, w, rep, sizeof(rep));
+	if (n && !msg[0])
+		snprintf(msg, len, "expected every control to keep its value across %s (LC-1), got %d of %zu changed: %s",
+			 when, n, w->n, rep);
+}
+
+static void close_all(const struct check_ctx *cx)
+{
+	dev_close((struct dev *)cx->dev);
+}
+
+static void reopen(const struct check_ctx *cx)
+{
+	struct dev tmp = *cx->dev;
+	ck_assert_msg(dev_reopen(&tmp, (struct dev *)cx->dev) == 0, "expected to open %s again", tmp.path);
+}
+
+/* Every handle closed until the device suspends; reopened. */
+static void suspend_cycle(const struct check_ctx *cx)
+{
+	struct lc_power pw;
+	lc_power_of(cx->dev, &pw);
+	close_all(cx);
+	bool suspended = false;
+	const char *src = "";
+	unsigned ms = lc_wait_suspend(&pw, profile_load_or_exit(g_opts.profile)->suspend_wait_ms, &suspended, &src);
+	reopen(cx);
+	v_measure("closed", ms, "ms");
+	v_info("every handle closed for %u ms (%s)%s", ms, src,
+	       suspended ? "; sysfs runtime_status said suspended" : "");
+}
+
+static void format_other(const struct check_ctx *cx, const struct v4l2_format *cur, struct v4l2_format *other)
+{
+	int e = lc_format_other(cx->dev, cur, other);
+	if (e == ENOENT)
+		v_skip("the device offers a single format");
+	expect_ok(e, "S_FMT to another format");
+}
+
+static unsigned input_other(const struct check_ctx *cx, unsigned *cur)
+{
+	unsigned n;
+	int e = lc_inputs(cx->dev, &n, cur);
+	if (n < 2)
+		v_skip("the device has %u input%s", n, n == 1 ? "" : "s");
+	expect_ok(e, "G_INPUT");
+	return *cur ? 0 : 1;
+}
+
+static void set_input(const struct check_ctx *cx, unsigned i)
+{
+	int x = (int)i;
+	expect_ok(dev_ioctl(cx->dev, VIDIOC_S_INPUT, &x), "S_INPUT %u", i);
+}
+
+/* ---------- LC-1: the values ---------- */
+
+static void streamon_kept(const struct check_ctx *cx)
+{
+	struct lc_watch w;
+	struct capture cap;
+	struct frame f = { 0 };
+	char msg[REPORT_LEN] = "";
+	watch_all(cx, &w);
+	pic_stream_on(&cap, cx->dev);
+	pic_next(&cap, &f);
+	note_changed(cx, &w, "STREAMON (set before streaming)", msg, sizeof(msg));
+	pic_stream_off(&cap);
+	note_changed(cx, &w, "STREAMOFF", msg, sizeof(msg));
+	frame_free(&f);
+	ck_assert_msg(!msg[0], "%s", msg);
+}
+
+static void streaming_set_kept(const struct check_ctx *cx)
+{
+	struct lc_watch w;
+	struct capture cap;
+	struct frame f = { 0 };
+	char msg[REPORT_LEN] = "";
+	pic_stream_on(&cap, cx->dev);
+	watch_all(cx, &w);
+	pic_next(&cap, &f);
+	pic_stream_off(&cap);
+	note_changed(cx, &w, "STREAMOFF (set while streaming)", msg, sizeof(msg));
+	pic_stream_on(&cap, cx->dev);
+	pic_next(&cap, &f);
+	note_changed(cx, &w, "a second STREAMON", msg, sizeof(msg));
+	pic_stream_off(&cap);
+	frame_free(&f);
+	ck_assert_msg(!msg[0], "%s", msg);
+}
+
+static void format_kept(const struct check_ctx *cx)
+{
+	struct lc_watch w;
+	struct v4l2_format cur, same, other;
+	char msg[REPORT_LEN] = "", when[96], fs[32];
+	expect_ok(lc_get_format(cx->dev, &cur), "G_FMT");
+	watch_all(cx, &w);
+	same = cur;
+	expect_ok(lc_set_format(cx->dev, &same), "S_FMT to the current format");
+	note_changed(cx, &w, "S_FMT to the same format", msg, sizeof(msg));
+	format_other(cx, &cur, &other);
+	snprintf(when, sizeof(when), "S_FMT to another format (%s)", lc_format_str(&other, fs, sizeof(fs)));
+	note_changed(cx, &w, when, msg, sizeof(msg));
+	same = cur;
+	expect_ok(lc_set_format(cx->dev, &same), "S_FMT back");
+	note_changed(cx, &w, "S_FMT back to the first format", msg, sizeof(msg));
+	ck_assert_msg(!msg[0], "%s", msg);
+}
+
+static void input_kept(const struct check_ctx *cx)
+{
+	struct lc_watch w;
+	struct v4l2_format fmt;
+	unsigned cur, other = input_other(cx, &cur);
+	char msg[REPORT_LEN] = "", when[64];
+	int have_fmt = lc_get_format(cx->dev, &fmt) == 0;
+	watch_all(cx, &w);
+	set_input(cx, other);
+	set_input(cx, cur);
+	snprintf(when, sizeof(when), "S_INPUT %u and back to %u", other, cur);
+	note_changed(cx, &w, when, msg, sizeof(msg));
+	if (have_fmt)	/* a driver may reset the format with the input */
+		lc_set_format(cx->dev, &fmt);
+	ck_assert_msg(!msg[0], "%s", msg);
+}
+
+static void suspend_kept(const struct check_ctx *cx)
+{
+	struct lc_watch w;
+	char msg[REPORT_LEN] = "";
+	watch_all(cx, &w);
+	suspend_cycle(cx);
+	note_changed(cx, &w, "runtime suspend (every handle closed past the autosuspend delay) and reopening",
+		     msg, sizeof(msg));
+	ck_assert_msg(!msg[0], "%s", msg);
+}
+
+/* ---------- LC-2: the picture ---------- */
+
+/* Streaming again after the transition: the first frame against the
+ * reference (every frame after STREAMON is made after the transition). */
+static void pic_judge(struct pic *p, const char *when)
+{
+	char why[LIST_LEN + 256], rep[LIST_LEN];
+	double d;
+	pic_next(&p->cap, &p->f);
+	bool ok = pic_matches_ref(p, &p->f, &d, why, sizeof(why));
+	v_measure("difference after", d, "frame difference");
+	int changed = lc_changed(p->dev, &p->img, rep, sizeof(rep));
+	pic_end(p);
+	ck_assert_msg(ok, "expected the picture after %s to be %s (LC-2); G reports %s%s", when, why,
+		      changed ? "changed values: " : "the same values", changed ? rep : "");
+}
+
+/* Values set before STREAMON show in its first frame as they do when
+ * written again while streaming; and again after STREAMOFF and STREAMON. */
+static void picture_streaming(const struct check_ctx *cx)
+{
+	struct pic p;
+	struct frame first = { 0 };
+	char why[LIST_LEN + 256];
+	double d;
+	pic_begin(&p, cx->dev, cx->model);
+	pic_set(&p, p.img.v, "moderate values before streaming");
+	pic_stream_on(&p.cap, cx->dev);
+	pic_next(&p.cap, &first);
+	pic_reference(&p);	/* the same values written again while streaming */
+	bool ok = pic_matches_ref(&p, &first, &d, why, sizeof(why));
+	frame_free(&first);
+	v_measure("difference at STREAMON", d, "frame difference");
+	if (!ok) {
+		pic_end(&p);
+		ck_abort_msg("expected the first frame after STREAMON, with the values set before it, to be %s, as when "
+			     "they are set while streaming (LC-2)", why);
+	}
+	pic_stream_off(&p.cap);
+	pic_stream_on(&p.cap, cx->dev);
+	pic_judge(&p, "STREAMOFF and STREAMON");
+}
+
+static void picture_format(const struct check_ctx *cx)
+{
+	struct pic p;
+	struct v4l2_format cur, other;
+	char when[96], fs[32];
+	pic_begin(&p, cx->dev, cx->model);
+	pic_stream_on(&p.cap, cx->dev);
+	pic_reference(&p);
+	pic_stream_off(&p.cap);
+	expect_ok(lc_get_format(cx->dev, &cur), "G_FMT");
+	format_other(cx, &cur, &other);
+	snprintf(when, sizeof(when), "S_FMT to %s and back", lc_format_str(&other, fs, sizeof(fs)));
+	expect_ok(lc_set_format(cx->dev, &cur), "S_FMT back");
+	pic_stream_on(&p.cap, cx->dev);
+	pic_judge(&p, when);
+}
+
+static void picture_input(const struct check_ctx *cx)
+{
+	struct pic p;
+	struct v4l2_format fmt;
+	unsigned cur, other;
+	char when[64];
+	pic_begin(&p, cx->dev, cx->model);
+	other = input_other(cx, &cur);
+	pic_stream_on(&p.cap, cx->dev);
+	pic_reference(&p);
+	pic_stream_off(&p.cap);
+	int have_fmt = lc_get_format(cx->dev, &fmt) == 0;
+	set_input(cx, other);
+	set_input(cx, cur);
+	if (have_fmt)
+		lc_set_format(cx->dev, &fmt);
+	snprintf(when, sizeof(when), "S_INPUT %u and back to %u", other, cur);
+	pic_stream_on(&p.cap, cx->dev);
+	pic_judge(&p, when);
+}
+
+static void picture_suspend(const struct check_ctx *cx)
+{
+	struct pic p;
+	pic_begin(&p, cx->dev, cx->model);
+	pic_stream_on(&p.cap, cx->dev);
+	pic_reference(&p);
+	pic_stream_off(&p.cap);
+	suspend_cycle(cx);
+	pic_stream_on(&p.cap, cx->dev);
+	pic_judge(&p, "runtime suspend and reopening");
+}
+
+static const struct check_def checks[] = {
+	{ "lifecycle/streamon", "LC-1", "values set before streaming read the same after STREAMON and after STREAMOFF",
+	  CHECK_PER_DEVICE, streamon_kept, NULL, NULL, 30, true },
+	{ "lifecycle/streaming-set", "LC-1", "values set while streaming read the same after STREAMOFF and the next "
+	  "STREAMON", CHECK_PER_DEVICE, streaming_set_kept, NULL, NULL, 30, true },
+	{ "lifecycle/format", "LC-1", "values read the same after S_FMT to the same format, to another and back",
+	  CHECK_PER_DEVICE, format_kept, NULL, NULL, 30, true },
+	{ "lifecycle/input", "LC-1", "values read the same after S_INPUT to another input and back",
+	  CHECK_PER_DEVICE, input_kept, NULL, NULL, 30, false },
+	{ "lifecycle/runtime-suspend", "LC-1", "values read the same after every handle stays closed past the "
+	  "autosuspend delay and the node is opened again", CHECK_PER_DEVICE, suspend_kept, NULL, NULL, 60, false },
+	{ "lifecycle/picture-streaming", "LC-2", "image control values set before STREAMON show in its first frame as "
+	  "when set while streaming, and the picture is the same after STREAMOFF and STREAMON",
+	  CHECK_PER_DEVICE, picture_streaming, NULL, NULL, 60, true },
+	{ "lifecycle/picture-format", "LC-2", "the picture with non-default image control values is the same after "
+	  "S_FMT to another format and back", CHECK_PER_DEVICE, picture_format, NULL, NULL, 60, true },
+	{ "lifecycle/picture-input", "LC-2", "the picture with non-default image control values is the same after "
+	  "S_INPUT to another input and back", CHECK_PER_DEVICE, picture_input, NULL, NULL, 60, true },
+	{ "lifecycle/picture-suspend", "LC-2", "the picture with non-default image control values is the same after "
+	  "runtime suspend and reopening", CHECK_PER_DEVICE, picture_suspend, NULL, NULL, 60, true },
+};
+SUITE(suite_lifecycle, "lifecycle", "Values across streaming, format, input and runtime suspend", checks);
