@@ -1205,6 +1205,10 @@ static void set_all(const struct check_ctx *cx)
 		const struct ctrl *c = &cx->model->c[i];
 		if (!settable_any(c))
 			continue;
+		/* EX-11: an inactive control may be refused (FL-5): left out. */
+		struct v4l2_queryctrl qc = { .id = c->q.id };
+		if (dev_ioctl(cx->dev, VIDIOC_QUERYCTRL, &qc) == 0 && (qc.flags & V4L2_CTRL_FLAG_INACTIVE))
+			continue;
 		struct ctrl_val v = { 0 };
 		if (ctrl_get(cx->dev, c, V4L2_CTRL_WHICH_CUR_VAL, &v) == 0)
 			ext_add_val(&b, c, &v);
