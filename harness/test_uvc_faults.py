@@ -101,3 +101,20 @@ def test_unplug_mid_run_ends_with_verdicts(runs):
     assert exit_status not in ("124", "137"), f"v4l2-conform was killed after the unplug (exit {exit_status})"
     assert run.ran, "no results.json after the unplug"
     assert exit_status == "1"
+
+
+@pytest.mark.parametrize("args,text,why", [
+    (["--check"], "control brightness min=5 max=1\n", "brightness: min 5 > max 1"),
+    (["--check"], "size = 320\n", "size must be"),
+    (["--check", "--fault", "bogus"], "", "unknown fault 'bogus'"),
+    (["--check", "--bogus"], "", "unknown option '--bogus'"),
+])
+def test_camera_bad_input(built, tmp_path, args, text, why):
+    """A malformed description or usage: one line naming it, exit 2."""
+    import subprocess
+    conf = tmp_path / "cam.conf"
+    conf.write_text(text)
+    p = subprocess.run([str(vboard.BUILD / "bin" / "uvc-camera"), "-c", str(conf), *args],
+                       capture_output=True, text=True)
+    assert p.returncode == 2
+    assert why in p.stderr and p.stderr.count("\n") == 1, p.stderr
