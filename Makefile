@@ -1,6 +1,7 @@
 # v4l2-conform — the single entry point.
 #   make            build everything (suite binary, host unit tests)
 #   make run        build, boot the virtual board, run every suite on vivid
+#   make run BOARD=uvc   the same on uvcvideo with the emulated USB camera
 #   make run DEVICE=/dev/videoN   run every suite on a real device instead
 #   make run ONLY='getset/roundtrip/brightness'   rerun one check (glob) on the board
 #   make test       host unit tests + the pytest harness end to end on the virtual board
@@ -73,7 +74,7 @@ run: all
 ifeq ($(DEVICE),)
 	@tools/deps.sh vboard test
 	fixtures/vboard/vboard build
-	/usr/bin/python3 harness/run_board.py --board vivid --out reports/out $(if $(ONLY),--only '$(ONLY)')
+	/usr/bin/python3 harness/run_board.py --board $(or $(BOARD),vivid) --out reports/out $(if $(ONLY),--only '$(ONLY)')
 else
 	@mkdir -p reports/out
 	$(CONFORM) -d $(DEVICE) --out reports/out $(if $(ONLY),--only '$(ONLY)'); st=$$?; \

@@ -121,16 +121,23 @@ def run_batches(bugs, root, n=2, timeout=3000, only=None, compliance=True):
     """Boot n boards in parallel (TCG uses one host core each). `only` and
     `compliance` as for batch_script. Returns {bug: Path of its result dir}
     and the BoardRun of every boot."""
-    batches = split_batches(bugs, n)
-    runs = [None] * len(batches)
     files, args = [MODULE], ""
     if PROFILE.exists():
         files.append(PROFILE)
         args = f"-p /share/{PROFILE.name}"
+    return boot_batches(split_batches(bugs, n),
+                        lambda batch: batch_script(batch, conform_args=args, only=only, compliance=compliance),
+                        root, timeout, files)
+
+
+def boot_batches(batches, script_of, root, timeout, files=()):
+    """One board per batch, in parallel, each running script_of(batch);
+    every name's results in <share>/res/<name>."""
+    runs = [None] * len(batches)
 
     def boot(i):
-        runs[i] = vboard.run_job(batch_script(batches[i], conform_args=args, only=only, compliance=compliance),
-                                 root / f"batch{i}", timeout=timeout, files=files, echo=False)
+        runs[i] = vboard.run_job(script_of(batches[i]), root / f"batch{i}", timeout=timeout, files=files,
+                                 echo=False)
 
     threads = [threading.Thread(target=boot, args=(i,)) for i in range(len(batches))]
     for t in threads:
@@ -252,8 +259,15 @@ def detection_table(catalogue, runs):
     return rows
 
 
-def write_detection(rows, out_dir):
-    """reports/out/fixture-detection.{json,md}."""
+FIXTURE_TITLE = "# Fixture driver: which tool catches which bug"
+FIXTURE_INTRO = ("Each bug is one mistake injected into the v4l2c-fixture driver (bug=NAME, see "
+                 "fixtures/drivers/v4l2c-fixture/bugs.tsv), run on the virtual board. "
+                 "'caught' = at least one new failure relative to bug=none; 'warning' = only new warnings.")
+
+
+def write_detection(rows, out_dir, name="fixture-detection", title=FIXTURE_TITLE, intro=FIXTURE_INTRO):
+    """reports/out/<name>.{json,md} (the fixture driver's by default; the
+    emulated camera's faults use the same table)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     totals = {tool: {v: sum(1 for r in rows if r[tool] == v) for v in ("fail", "warn", "no", "error")}
@@ -264,7 +278,7 @@ def write_detection(rows, out_dir):
     summary = {"bugs": len(rows), "totals": totals, "both": both, "only_conform": only_conform,
                "only_compliance": only_compliance,
                "neither": sum(1 for r in rows if r["conform"] == "no" and r["compliance"] == "no")}
-    (out_dir / "fixture-detection.json").write_text(json.dumps({"summary": summary, "bugs": rows}, indent=1))
+    (out_dir / f"{name}.json").write_text(json.dumps({"summary": summary, "bugs": rows}, indent=1))
     mark = {"fail": "caught", "warn": "warning", "no": "—", "error": "run error"}
 
     def cell(r, tool, notes):
@@ -272,10 +286,7 @@ def write_detection(rows, out_dir):
         if r[tool] == "fail" and notes and notes[0].startswith("did not finish"):
             text += f" ({notes[0]})"
         return text
-    md = ["# Fixture driver: which tool catches which bug", "",
-          "Each bug is one mistake injected into the v4l2c-fixture driver (bug=NAME, see "
-          "fixtures/drivers/v4l2c-fixture/bugs.tsv), run on the virtual board. "
-          "'caught' = at least one new failure relative to bug=none; 'warning' = only new warnings.", "",
+    md = [title, "", intro, "",
           "| bug | kind | rule | v4l2-conform | v4l2-compliance | catalogue |",
           "|---|---|---|---|---|---|"]
     for r in rows:
@@ -286,7 +297,7 @@ def write_detection(rows, out_dir):
            f"(+{t['conform']['warn']} warned), v4l2-compliance caught {t['compliance']['fail']} "
            f"(+{t['compliance']['warn']} warned); both {both}, only v4l2-conform {only_conform}, "
            f"only v4l2-compliance {only_compliance}, neither {summary['neither']}.", ""]
-    (out_dir / "fixture-detection.md").write_text("\n".join(md))
+    (out_dir / f"{name}.md").write_text("\n".join(md))
     return summary
 
 

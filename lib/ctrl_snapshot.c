@@ -1,6 +1,7 @@
 /* Snapshot/restore of every control a run may change. */
 #include "ctrl_snapshot.h"
 #include "ctrl_type.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,34 @@ int snapshot_diff(const struct dev *d, const struct ctrl_model *m, const struct 
 	return n;
 }
 
+/* x is inactive and the driver refuses writes to it (EACCES, FL-5; uvcvideo
+ * does): find the boolean or menu control that activates it, set x while
+ * active, put that control back. Only tried after a refusal, so drivers that
+ * accept writes to inactive controls never see it. */
+static void restore_through_master(const struct dev *d, const struct ctrl_model *m, const struct snapshot *s,
+				   size_t x)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ctrl *c = &m->c[i];
+		if (i == x || !s->saved[i] || (c->q.type != V4L2_CTRL_TYPE_BOOLEAN && c->q.type != V4L2_CTRL_TYPE_MENU))
+			continue;
+		for (int64_t v = c->q.minimum; v <= c->q.maximum; v++) {
+			struct ctrl_val mv = { .v = v }, xv;
+			if (v == s->val[i].v || !ctrl_value_valid(c, v) || ctrl_set(d, c, &mv))
+				continue;
+			ctrl_val_copy(&m->c[x], &xv, &s->val[x]);
+			int e = ctrl_set(d, &m->c[x], &xv);
+			ctrl_val_free(&xv);
+			struct ctrl_val back;
+			ctrl_val_copy(c, &back, &s->val[i]);
+			ctrl_set(d, c, &back);
+			ctrl_val_free(&back);
+			if (!e)
+				return;
+		}
+	}
+}
+
 /* Set back the controls marked in `todo`, per control. Two passes: in an
  * auto cluster the manual control only takes its value once the auto
  * control is back to manual, whichever comes first. */
@@ -116,7 +145,8 @@ static void set_back(const struct dev *d, const struct ctrl_model *m, const stru
 			if (e || !ctrl_val_equal(c, &now, &s->val[i])) {
 				struct ctrl_val v;
 				ctrl_val_copy(c, &v, &s->val[i]);
-				ctrl_set(d, c, &v);
+				if (ctrl_set(d, c, &v) == EACCES && pass == 1)
+					restore_through_master(d, m, s, i);
 				ctrl_val_free(&v);
 			}
 			ctrl_val_free(&now);

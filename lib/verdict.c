@@ -92,6 +92,13 @@ void v_artifact(const char *relpath)
 	record('A', relpath);
 }
 
+void v_skip_if_inactive_refused(const struct dev *d, uint32_t id, int e)
+{
+	struct v4l2_queryctrl q = { .id = id };
+	if (e == EACCES && dev_ioctl(d, VIDIOC_QUERYCTRL, &q) == 0 && (q.flags & V4L2_CTRL_FLAG_INACTIVE))
+		v_skip("the driver refuses writes to this control while it is inactive (EACCES, allowed by FL-5)");
+}
+
 const char *v_fmt(const char *fmt, ...)
 {
 	static char buf[1024];

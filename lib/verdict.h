@@ -33,4 +33,10 @@ void v_artifact(const char *relpath);
 #define expect_eq(got, want, ...) do { long long _g = (got), _w = (want); \
 	if (_g != _w) ck_abort_msg("expected %lld, got %lld: %s", _w, _g, v_fmt(__VA_ARGS__)); } while (0)
 const char *v_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* FL-5: a driver that cannot cache an inactive control's value may refuse
+ * writes to it with EACCES (uvcvideo does, for a manual control while its
+ * auto control is on). A check that must write the control ends as 'skip'
+ * with that reason when e is EACCES and the control is inactive now;
+ * otherwise this returns and the check judges e itself. */
+void v_skip_if_inactive_refused(const struct dev *d, uint32_t id, int e);
 #endif

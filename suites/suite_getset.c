@@ -168,6 +168,7 @@ static void out_of_range(const struct check_ctx *cx)
 		tried++;
 		int32_t v = (int32_t)want, got = 0;
 		int e = ctrl_set_old(cx->dev, q->id, &v);
+		v_skip_if_inactive_refused(cx->dev, q->id, e);
 		if (e == ERANGE) {
 			v_info("%s: ERANGE", probes[i].what);
 		} else {
@@ -218,6 +219,7 @@ static void off_step(const struct check_ctx *cx)
 		int32_t v = (int32_t)want, got = 0;
 		int64_t exp = ctrl_expected_scalar(q, want);
 		int e = ctrl_set_old(cx->dev, q->id, &v);
+		v_skip_if_inactive_refused(cx->dev, q->id, e);
 		if (e == ERANGE)
 			v_warn("S_CTRL %lld (off the step grid) gave ERANGE; rounding is preferred (SC-7)", (long long)want);
 		else
@@ -370,6 +372,7 @@ static void roundtrip(const struct check_ctx *cx)
 		want = (int32_t)want;
 		int32_t v = (int32_t)want, got = 0;
 		int e = ctrl_set_old(cx->dev, q->id, &v);
+		v_skip_if_inactive_refused(cx->dev, q->id, e);
 		if (e == EIO || e == EILSEQ) {
 			v_warn("S_CTRL %s gave %s (hardware error, SC-20)", vals[i].what, errno_name(e));
 			continue;

@@ -1,0 +1,85 @@
+"""The emulated UVC camera's firmware faults and their runs on the board.
+
+fixtures/cameras/uvc/faults.tsv lists the faults the camera can inject
+(--fault NAME), in the fixture driver's catalogue format. Here: run every
+fault on the virtual board in a few batched boots (one boot attaches the
+camera twice per fault: once for v4l2-compliance, once for v4l2-conform,
+each on a freshly plugged camera) and write the side-by-side table. The
+judging (new failures against the well-behaved camera) is fixture_bugs'.
+"""
+import re
+
+import fixture_bugs as fb
+import vboard
+
+CAMERA_DIR = vboard.TOP / "fixtures" / "cameras" / "uvc"
+CATALOGUE = CAMERA_DIR / "faults.tsv"
+CONF = "/usr/share/v4l2-conform/cameras/default.conf"
+PROFILE = "/usr/share/v4l2-conform/boards/uvc.profile"
+# fault-arg of the faults that take one: frames late, seconds to the unplug.
+FAULT_ARGS = {"late-apply": 12, "detach": 20}
+TITLE = "# Emulated UVC camera: which tool notices which firmware fault"
+INTRO = ("Each fault is one firmware mistake of the emulated camera (fault=NAME, see "
+         "fixtures/cameras/uvc/faults.tsv), driven by the stock uvcvideo of the virtual board's kernel. "
+         "'caught' = at least one new failure relative to the well-behaved camera; 'warning' = only new "
+         "warnings; '—' = uvcvideo hides the fault from user space or no check looks there.")
+
+
+def read_catalogue(path=CATALOGUE):
+    return fb.read_catalogue(path)
+
+
+def camera_fault_names():
+    """The names uvc-camera --fault accepts (main.c's known_faults)."""
+    text = (CAMERA_DIR / "main.c").read_text()
+    block = text[text.index("known_faults[] = {"):]
+    block = block[:block.index("NULL")]
+    return re.findall(r'"([^"]+)"', block)
+
+
+def batch_script(faults, device="/dev/video0"):
+    """One boot: for every fault, plug the camera with it, run
+    v4l2-compliance, unplug; plug it again, run v4l2-conform, unplug. The
+    layout of each fault's result dir is fixture_bugs.BugRun's."""
+    lines = [
+        "set -u",
+        "modprobe uvcvideo && modprobe vhci-hcd || exit 3",
+        "mkdir -p /share/res; dmesg -c > /share/res/boot-dmesg.txt",
+        "plug() {  # fault dir",
+        f"  uvc-camera -c {CONF} --fault $1 $FARG --pidfile /tmp/cam.pid >> $2/camera.log 2>&1 || return 1",
+        f"  i=0; while [ ! -e {device} ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done",
+        f"  [ -e {device} ]",
+        "}",
+        "unplug() {",
+        "  kill $(cat /tmp/cam.pid) 2>/dev/null",
+        f"  i=0; while [ -e {device} ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done",
+        f"  [ ! -e {device} ]",
+        "}",
+        "run_fault() {  # name fault-arg",
+        "  d=/share/res/$1; mkdir -p $d; FARG=${2:+--fault-arg $2}",
+        "  if ! plug $1 $d; then echo failed > $d/insmod; unplug; return; fi",
+        f"  timeout 300 stdbuf -oL v4l2-compliance -d {device} > $d/compliance.txt 2>&1",
+        "  echo $? > $d/compliance.exit",
+        "  unplug",
+        "  if ! plug $1 $d; then echo failed > $d/insmod; unplug; return; fi",
+        "  cut -d' ' -f1 /proc/uptime > $d/t0",
+        f"  timeout 900 v4l2-conform -d {device} --out $d/conform --profile {PROFILE} > $d/conform.log 2>&1",
+        "  echo $? > $d/conform.exit",
+        "  cut -d' ' -f1 /proc/uptime > $d/t1",
+        "  unplug; echo $? > $d/rmmod.exit",
+        "  dmesg -c > $d/dmesg.txt",
+        "}",
+    ]
+    lines += [f"run_fault {f} {FAULT_ARGS.get(f, '')}" for f in faults]
+    return "\n".join(lines) + "\n"
+
+
+def run_batches(faults, root, n=2, timeout=5400):
+    """n boards in parallel, each starting with the well-behaved camera.
+    Returns {fault: result dir} and every boot's BoardRun."""
+    return fb.boot_batches(fb.split_batches(faults, n), batch_script, root, timeout)
+
+
+def write_detection(catalogue, runs, out_dir):
+    rows = fb.detection_table(catalogue, runs)
+    return rows, fb.write_detection(rows, out_dir, name="uvc-fault-detection", title=TITLE, intro=INTRO)
