@@ -19,6 +19,10 @@ export VBOARD_KERNEL := $(KERNEL)
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Ilib
 PYTEST   ?= /usr/bin/python3 -m pytest
+# Two test files at a time (pytest-xdist): most of them boot one single-CPU
+# board, and the machine has two cores. Everything is built before pytest
+# starts, so the workers only ever find it up to date.
+PYTEST_PAR ?= -n 2 --dist loadfile
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS   += -DV4L2C_VERSION='"$(VERSION)"'
 # The version is compiled into the runner: rebuild it when the version
@@ -91,12 +95,12 @@ e2e: vboard
 test: unit
 	@tools/deps.sh vboard test
 	fixtures/vboard/vboard build
-	$(PYTEST) -v --durations=15 harness
+	$(PYTEST) -v $(PYTEST_PAR) --durations=15 harness
 
 test-full: unit
 	@tools/deps.sh vboard test
 	fixtures/vboard/vboard build
-	V4L2C_TEST_FULL=1 $(PYTEST) -v --durations=15 harness
+	V4L2C_TEST_FULL=1 $(PYTEST) -v $(PYTEST_PAR) --durations=15 harness
 
 # The suite on several Debian kernel builds and the verdicts that differ
 # (reports/out/matrix.md, .json): KERNELS=REL,REL (default: the newest 6.1 and

@@ -3,7 +3,7 @@
 # installed cost one dpkg query. usage: deps.sh GROUP...
 #   build    compiler, Check, libv4l (static libraries included)
 #   vboard   QEMU, busybox-static, kmod, cpio (the virtual board)
-#   test     pytest for the harness; xmllint and perl's TAP::Parser (the JUnit and TAP
+#   test     pytest for the harness (xdist: two test files at a time); xmllint and perl's TAP::Parser (the JUnit and TAP
 #            reports are checked with them)
 #   fuzz     clang with libFuzzer and the sanitizers (make fuzz)
 #   lava     lava-dispatcher, lava-common (lava-run, the job schema), python3-django
@@ -25,7 +25,7 @@ for g in "$@"; do
     case "$g" in
         build)   pkgs="$pkgs gcc make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
         vboard)  pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils file" ;;
-        test)    pkgs="$pkgs python3 python3-pytest libxml2-utils perl" ;;
+        test)    pkgs="$pkgs python3 python3-pytest python3-pytest-xdist libxml2-utils perl" ;;
         fuzz)    pkgs="$pkgs clang libclang-rt-dev" ;;
         lava)    pkgs="$pkgs lava-dispatcher lava-common python3-django u-boot-tools telnet" ;;
         arm64)   need_arm64=1
