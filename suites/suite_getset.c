@@ -368,6 +368,15 @@ static void roundtrip(const struct check_ctx *cx)
 			continue;	/* a skipped menu item at min or max */
 		if (q->type == V4L2_CTRL_TYPE_BITMASK && i == 0)
 			want = 0;
+		/* A default outside [min, max] is the driver's error in its
+		 * description (enum/range, ext/def-val: QC-11); writing it back
+		 * proves nothing about G/S. */
+		if (q->type != V4L2_CTRL_TYPE_BITMASK && !ctrl_type_is_menu(q->type) &&
+		    (want < q->minimum || want > q->maximum)) {
+			v_info("%s = %lld is outside [%lld, %lld]: not written back (enum/range reports it)", vals[i].what,
+			       (long long)want, (long long)q->minimum, (long long)q->maximum);
+			continue;
+		}
 		/* 32-bit controls: a bitmask max of 0x80402010 is negative as s32. */
 		want = (int32_t)want;
 		int32_t v = (int32_t)want, got = 0;
