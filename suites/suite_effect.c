@@ -73,7 +73,7 @@ static int set_by(const struct pic *p, enum way w)
 static void ways_in(const struct check_ctx *cx)
 {
 	struct pic p;
-	char why[768], msg[MSG_LEN] = "", rep[640];
+	char want[640], got[160], msg[MSG_LEN] = "", rep[640];
 	double d;
 	pic_begin(&p, cx->dev, cx->model);
 	for (size_t i = 0; i < p.img.n; i++)
@@ -90,9 +90,9 @@ static void ways_in(const struct check_ctx *cx)
 			break;
 		}
 		pic_settle(&p, &p.f);
-		if (!pic_matches_ref(&p, &p.f, &d, why, sizeof(why)))
-			snprintf(msg, sizeof(msg), "expected %s to give the same picture as the other ways in (LC-3): %s",
-				 way_name[w], why);
+		if (!pic_matches_ref(&p, &p.f, &d, want, sizeof(want), got, sizeof(got)))
+			snprintf(msg, sizeof(msg), "expected %s to give %s, as the other ways in do (LC-3), got %s",
+				 way_name[w], want, got);
 	}
 	if (!msg[0]) {
 		/* TRY from the defaults: neither the values nor the picture move. */

@@ -205,17 +205,17 @@ struct pic_run {
 
 static void pic_note(struct pic_run *r, const char *when)
 {
-	char why[LIST_LEN + 256], rep[LIST_LEN];
+	char want[LIST_LEN + 64], got[160], rep[LIST_LEN];
 	double d;
 	pic_next(&r->p.cap, &r->p.f);
-	if (pic_matches_ref(&r->p, &r->p.f, &d, why, sizeof(why)))
+	if (pic_matches_ref(&r->p, &r->p.f, &d, want, sizeof(want), got, sizeof(got)))
 		return;
 	int changed = lc_changed(r->p.dev, &r->p.img, rep, sizeof(rep));
 	if (!r->failed++)
-		snprintf(r->msg, sizeof(r->msg), "expected the picture after each transition to be %s (LC-2), got ", why);
+		snprintf(r->msg, sizeof(r->msg), "expected %s after each transition (LC-2), got", want);
 	size_t at = strlen(r->msg);
-	snprintf(r->msg + at, sizeof(r->msg) - at, "%safter %s: %.2f, G reporting %s%s", r->failed > 1 ? "; " : "",
-		 when, d, changed ? "changed values: " : "the same values", changed ? rep : "");
+	snprintf(r->msg + at, sizeof(r->msg) - at, "%s after %s: %s, G reporting %s%s", r->failed > 1 ? ";" : "",
+		 when, got, changed ? "changed values: " : "the same values", changed ? rep : "");
 	pic_set(&r->p, r->p.defv, "their defaults");
 	pic_set(&r->p, r->p.img.v, "moderate values again");
 }
@@ -238,10 +238,10 @@ static void picture_kept(const struct check_ctx *cx)
 	frame_copy(&p->f, &first);
 	frame_free(&first);
 	double d;
-	char why[LIST_LEN + 256];
-	if (!pic_matches_ref(p, &p->f, &d, why, sizeof(why))) {
-		snprintf(r.msg, sizeof(r.msg), "expected the picture after each transition to be %s (LC-2), got after "
-			 "STREAMON with the values set before it: %.2f", why, d);
+	char want[LIST_LEN + 64], got[160];
+	if (!pic_matches_ref(p, &p->f, &d, want, sizeof(want), got, sizeof(got))) {
+		snprintf(r.msg, sizeof(r.msg), "expected %s after each transition (LC-2), got after STREAMON with the "
+			 "values set before it: %s", want, got);
 		r.failed++;
 	}
 	pic_stream_off(&p->cap);
