@@ -137,13 +137,15 @@ void pic_reference(struct pic *p)
 	}
 }
 
-bool pic_matches_ref(const struct pic *p, const struct frame *f, double *d, char *why, size_t len)
+bool pic_matches_ref(const struct pic *p, const struct frame *f, double *d, char *want, size_t wlen, char *got,
+		     size_t glen)
 {
 	char vals[512];
 	*d = pic_diff(p, &p->ref, f);
 	const double dd = pic_diff(p, &p->dflt, f);
 	lc_describe(&p->img, vals, sizeof(vals));
-	snprintf(why, len, "the picture with %s (frame difference <= %.2f), got %.2f (%.2f from the picture at the "
-		 "default values%s)", vals, p->tol, *d, dd, dd < *d ? ": the hardware lost the values?" : "");
+	snprintf(want, wlen, "the picture with %s (frame difference <= %.2f)", vals, p->tol);
+	snprintf(got, glen, "%.2f (%.2f from the picture at the default values%s)", *d, dd,
+		 dd < *d ? ": the hardware lost the values?" : "");
 	return *d <= p->tol;
 }

@@ -43,7 +43,9 @@ double pic_diff(const struct pic *p, const struct frame *a, const struct frame *
  * next frame; skip when the values do not change the region. Leaves the
  * controls at the values. */
 void pic_reference(struct pic *p);
-/* Is f the reference picture? The message (when not) names the values,
- * the difference, and whether f looks like the defaults instead. */
-bool pic_matches_ref(const struct pic *p, const struct frame *f, double *d, char *why, size_t len);
+/* Is f the reference picture? want: "the picture with brightness = 96, ...
+ * (frame difference <= 0.50)"; got: "58.99 (0.00 from the picture at the
+ * default values: the hardware lost the values?)". */
+bool pic_matches_ref(const struct pic *p, const struct frame *f, double *d, char *want, size_t wlen, char *got,
+		     size_t glen);
 #endif
