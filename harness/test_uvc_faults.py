@@ -43,6 +43,12 @@ def test_catalogue_format():
         assert r["patterns"] and r["description"].strip(), r["bug"]
 
 
+def test_catalogue_rules_exist(spec_rules):
+    for r in CATALOGUE:
+        unknown = [x for x in r["rules"] if x not in spec_rules]
+        assert not unknown, f"{r['bug']}: unknown rule(s) {unknown}"
+
+
 def test_catalogue_matches_the_camera():
     assert set(uf.camera_fault_names()) == {r["bug"] for r in CATALOGUE}
 
