@@ -26,10 +26,7 @@ CATALOGUE = uf.read_catalogue()
 
 
 def _param(row):
-    marks = []
-    if row["status"] == "uncaught":
-        marks.append(pytest.mark.xfail(strict=True, reason="not noticed through uvcvideo (faults.tsv)"))
-    return pytest.param(row, id=row["bug"], marks=marks)
+    return fb.catalogue_param(row, "not noticed through uvcvideo (faults.tsv)")
 
 
 def test_catalogue_format():
