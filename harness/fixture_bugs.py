@@ -44,6 +44,14 @@ def read_catalogue(path=CATALOGUE):
     return rows
 
 
+def catalogue_param(row, reason):
+    """A pytest parameter for a catalogue row: 'uncaught' rows are strict
+    xfails (they turn into errors once something catches them)."""
+    import pytest
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if row["status"] == "uncaught" else []
+    return pytest.param(row, id=row["bug"], marks=marks)
+
+
 def driver_bug_names(path=BUGS_H):
     """The names the module's bug= parameter accepts (fx_bugs.h)."""
     return re.findall(r'^\s*X\(\w+,\s*"([^"]+)"\)', path.read_text(), re.M)

@@ -21,10 +21,7 @@ SPEC_COLUMNS = fb.COLUMNS
 
 
 def _param(row):
-    marks = []
-    if row["status"] == "uncaught":
-        marks.append(pytest.mark.xfail(strict=True, reason="not caught by the suite yet (bugs.tsv)"))
-    return pytest.param(row, id=row["bug"], marks=marks)
+    return fb.catalogue_param(row, "not caught by the suite yet (bugs.tsv)")
 
 
 # -- the catalogue itself (no board needed) ---------------------------------
