@@ -155,7 +155,7 @@ def main(argv=None):
         md.append(f"| **most per point** | | **{max(x[2] for x in fpp):.1f}** | |")
     if vis:
         md += ["", f"probe/visible-effect: {vis[0]} controls measured, {vis[1]:.0f} frames and {vis[2]:.1f} s each "
-               f"(2 points: {vis[1] / 2:.1f} frames per point)."]
+               f"(3 points: the original value, the other, back; {vis[1] / 3:.1f} frames per point)."]
     md += ["", "## make run and a bisect step (host wall time, warm: kernel and initramfs built)", "",
            "| what | wall |", "|---|---:|",
            f"| `make run` (boot, every suite on vivid, reports): {full['summary']['total']} verdicts | {run_wall:.1f} s |",

@@ -919,12 +919,12 @@ static void visible_effect(const struct check_ctx *cx)
 			v_info("the board profile lists %s as 'no visible effect', but the image changed", p.c->slug);
 		v_info("visible effect: %s = %lld changes the region (frame difference %.2f, tolerance %.2f, "
 		       "after %d frames)", p.c->q.name, (long long)other, diff, n.tol_diff, latency);
-		measure_frames(&p, 2);
+		measure_frames(&p, 3);	/* the original, the other value, and back */
 		probe_end(&p);
 		frame_free(&base);
 		return;
 	}
-	measure_frames(&p, 2);
+	measure_frames(&p, 3);	/* the original, the other value, and back */
 	probe_end(&p);
 	frame_free(&base);
 	v_skip("informational: no visible effect of %s = %lld in the region (frame difference %.2f, tolerance %.2f)",
