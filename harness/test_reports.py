@@ -258,3 +258,15 @@ def test_expectations_bad_regex_and_bytes(tmp_path):
     p.write_bytes(b"fail a/b SC-1 \xff\n")
     with pytest.raises(BadInput, match="not UTF-8"):
         Expectations(p)
+
+
+def test_kernel_failure_on_the_allow_list_is_expected(tmp_path):
+    p = tmp_path / "b.expect"
+    p.write_text("kernel-allow: WARNING: .* at drivers/media/test-drivers/vivid/\n")
+    e = Expectations(p)
+    allowed = rec("getset/roundtrip/gain", "fail",
+                  msg="kernel: WARNING: CPU: 0 PID: 9 at drivers/media/test-drivers/vivid/x.c:1 f+0x1/0x2 [vivid]")
+    other = rec("getset/roundtrip/hue", "fail", msg="kernel: BUG: kernel NULL pointer dereference in f [vivid]")
+    c = compare(results(allowed, other), e)
+    assert [r["name"] for r in c["expected"]] == ["getset/roundtrip/gain"]
+    assert [r["name"] for r in c["regressions"]] == ["getset/roundtrip/hue"]

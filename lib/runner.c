@@ -8,6 +8,7 @@
 #include "devlock.h"
 #include "events.h"
 #include "kmsg.h"
+#include "kmsg_judge.h"
 #include "profile.h"
 #include "results.h"
 #include <check.h>
@@ -204,6 +205,7 @@ static void instance_fn(int i)
 	struct instance *in = &inst[i];
 	struct dev d;
 	char err[300];
+	kjudge_check_started(rec_dir, (size_t)i);	/* hook: kmsg_judge.c */
 	snprintf(cur_record, sizeof(cur_record), "%s/%d", rec_dir, i);
 	snprintf(cur_artifacts, sizeof(cur_artifacts), "%s/artifacts", g_opts.out_dir);
 	mkdir(cur_artifacts, 0755);
@@ -394,6 +396,10 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 			}
 		rs->r[j].duration_s = next - start[i - first];
 	}
+	/* Hook (kmsg_judge.c): an Oops, BUG, hung task or a driver's WARNING
+	 * fails the check it was logged in; the other messages go to klog. */
+	char klog[4096];
+	int klines = kjudge_apply(kmsg_fd, &rs->r[before], rec_dir, first, end - first, klog, sizeof(klog));
 	free(start);
 	free(tr);
 	if (sr)
@@ -408,8 +414,7 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 		if (g_opts.verbose || rs->r[i].verdict == VERDICT_FAIL || rs->r[i].verdict == VERDICT_WARN)
 			print_result(&rs->r[i]);
 	/* Kernel warnings while these checks ran: shown and kept with them. */
-	char klog[4096];
-	if (kmsg_collect(kmsg_fd, 4, klog, sizeof(klog))) {
+	if (klines) {
 		static const struct check_def kdef = { "kernel", "-",
 			"the kernel logged no warning while the checks ran", CHECK_PER_DEVICE };
 		static const struct suite_def ksuite = { "kernel", "kernel log", &kdef, 1 };
