@@ -7,6 +7,7 @@
 #include "ctrl_type.h"
 #include "devlock.h"
 #include "events.h"
+#include "journal.h"
 #include "kmsg.h"
 #include "kmsg_judge.h"
 #include "profile.h"
@@ -466,6 +467,7 @@ static void usage(FILE *f)
 		"      --libv4l2        go through libv4l2 (format conversion) instead of raw ioctls\n"
 		"      --bisect         exit 125 instead of 2 when the device cannot be tested\n"
 		"      --wait           wait while another run holds the device (default: exit 2)\n"
+		"      --restore        put back the controls an interrupted run left changed (its journal)\n"
 		"  -v, --verbose        print every verdict, not only failures and warnings\n"
 		"  -V, --version        print the suite version\n"
 		"Exit status: 0 all checks passed (warnings and skips allowed), 1 a check failed,\n"
@@ -494,7 +496,7 @@ static void parse_args(int argc, char **argv)
 		{ "device", required_argument, 0, 'd' }, { "out", required_argument, 0, 'o' },
 		{ "list", no_argument, 0, 'l' }, { "only", required_argument, 0, 'O' },
 		{ "profile", required_argument, 0, 'p' }, { "timeout", required_argument, 0, 't' },
-		{ "libv4l2", no_argument, 0, 1 }, { "exclude-control", required_argument, 0, 'x' }, { "bisect", no_argument, 0, 2 }, { "wait", no_argument, 0, 3 },
+		{ "libv4l2", no_argument, 0, 1 }, { "exclude-control", required_argument, 0, 'x' }, { "bisect", no_argument, 0, 2 }, { "wait", no_argument, 0, 3 }, { "restore", no_argument, 0, 4 },
 		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
 	int o;
@@ -518,6 +520,7 @@ static void parse_args(int argc, char **argv)
 		case 1: g_opts.libv4l2 = true; break;
 		case 2: g_opts.bisect = true; break;
 		case 3: g_opts.wait = true; break;
+		case 4: g_opts.restore = true; break;
 		case 'v': g_opts.verbose = true; break;
 		case 'V': printf("v4l2-conform %s\n", V4L2C_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
@@ -578,6 +581,8 @@ int runner_main(int argc, char **argv)
 		fprintf(stderr, "v4l2-conform: %s: %s\n", g_opts.device, err);
 		return untestable;
 	}
+	if (g_opts.restore)	/* hook: journal.c */
+		return journal_restore_main(&g_dev, &g_model, g_opts.device);
 	mark_excluded();
 	g_missing = probe_missing_features(&g_dev, &g_model);
 	for (size_t s = 0; s < n_all_suites; s++)
@@ -604,7 +609,10 @@ int runner_main(int argc, char **argv)
 	time_t t = time(NULL);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	double t0 = now_s();
+	bool had_journal;	/* hooks: journal.c */
+	journal_recover(&g_dev, &g_model, g_opts.device, &had_journal);
 	snapshot_take(&g_dev, &g_model, &g_snap);
+	journal_save(g_opts.device, g_opts.out_dir, &g_model, &g_snap);
 	kmsg_fd = kmsg_open();
 	/* The runner holds no handle while checks run: 'every handle closed'
 	 * must really mean every handle (persist/reopen). */
@@ -647,6 +655,8 @@ int runner_main(int argc, char **argv)
 	struct result *r = new_result(&rs, &restore_inst);
 	int left = snapshot_restore(&g_dev, &g_model, &g_snap, report, sizeof(report));
 	r->verdict = left ? VERDICT_FAIL : VERDICT_PASS;
+	if (!left)	/* hook: journal.c */
+		journal_done(g_opts.device, g_opts.out_dir);
 	if (left) {
 		char msg[2300];
 		snprintf(msg, sizeof(msg), "expected every control restored, got %d still changed: %s", left, report);

@@ -17,6 +17,7 @@ struct run_opts {
 	bool list;
 	bool bisect;			/* 125 instead of 2 when the device cannot be tested */
 	bool wait;			/* --wait: wait while another run holds the device lock */
+	bool restore;			/* --restore: restore from an interrupted run's journal, then exit */
 	unsigned int timeout_s;
 };
 extern struct run_opts g_opts;
