@@ -12,6 +12,8 @@
 #include "kmsg_judge.h"
 #include "profile.h"
 #include "results.h"
+#include "verdict.h"
+#include "wedge.h"
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -208,6 +210,8 @@ static void instance_fn(int i)
 	char err[300];
 	kjudge_check_started(rec_dir, (size_t)i);	/* hook: kmsg_judge.c */
 	snprintf(cur_record, sizeof(cur_record), "%s/%d", rec_dir, i);
+	if (wedge_before_check(g_opts.device, in->name))	/* hook: wedge.c */
+		v_skip("%s", wedge_reason());
 	snprintf(cur_artifacts, sizeof(cur_artifacts), "%s/artifacts", g_opts.out_dir);
 	mkdir(cur_artifacts, 0755);
 	/* The start time: the runner derives each check's duration from it,
@@ -432,6 +436,34 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 	fflush(stdout);
 }
 
+/* ---------- a wedged device (wedge.c) ---------- */
+
+static bool wedged;
+
+/* After a definition: if the device stopped answering, one run/device-wedged
+ * failure and every instance from `next` on recorded as skipped. */
+static bool wedge_end_run(struct result_set *rs, size_t next)
+{
+	char msg[800];
+	if (!wedge_detected(msg, sizeof(msg)))
+		return false;
+	static const struct check_def wdef = { "run/device-wedged", "-",
+		"the device answers after a check timed out", CHECK_PER_DEVICE };
+	static const struct suite_def wsuite = { "run", "run", &wdef, 1 };
+	struct instance wi = { .name = "run/device-wedged", .suite = &wsuite, .def = &wdef };
+	struct result *r = new_result(rs, &wi);
+	r->verdict = VERDICT_FAIL;
+	r->message = strdup(msg);
+	print_result(r);
+	for (size_t k = next; k < n_inst; k++) {
+		r = new_result(rs, &inst[k]);
+		r->verdict = VERDICT_SKIP;
+		r->message = xstrcat(strdup("not run: "), "", msg);
+	}
+	wedged = true;
+	return true;
+}
+
 /* ---------- listing, options, main ---------- */
 
 static void list_templates(void)
@@ -613,6 +645,7 @@ int runner_main(int argc, char **argv)
 	journal_recover(&g_dev, &g_model, g_opts.device, &had_journal);
 	snapshot_take(&g_dev, &g_model, &g_snap);
 	journal_save(g_opts.device, g_opts.out_dir, &g_model, &g_snap);
+	wedge_init();	/* hook: wedge.c */
 	kmsg_fd = kmsg_open();
 	/* The runner holds no handle while checks run: 'every handle closed'
 	 * must really mean every handle (persist/reopen). */
@@ -638,6 +671,15 @@ int runner_main(int argc, char **argv)
 		run_info(&ri, started, now_s() - t0);
 		results_write_json(json, &rs, &ri);
 		i = j;
+		if (wedge_end_run(&rs, i))	/* hook: wedge.c */
+			break;
+	}
+	if (wedged) {
+		run_info(&ri, started, now_s() - t0);
+		results_write_json(json, &rs, &ri);
+		printf("summary: the device stopped answering; run/restore skipped (the journal stays: "
+		       "v4l2-conform --restore -d %s once it answers); results in %s\n", g_opts.device, json);
+		return 1;
 	}
 
 	/* Leave the device as it was found. */
