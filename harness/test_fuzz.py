@@ -33,5 +33,6 @@ def test_profile_fuzzer_short_run(tmp_path):
     subprocess.run(["make", "-C", str(TOP), "-s", "fuzz-build"], check=True)
     r = subprocess.run([str(TOP / "build" / "fuzz" / "fuzz_profile"), "-max_total_time=5", "-seed=14",
                         f"-artifact_prefix={tmp_path}/", f"-dict={FUZZ / 'profile.dict'}",
-                        str(FUZZ / "corpus" / "profile")], capture_output=True, text=True)
+                        # new inputs go to the first folder: a scratch one, not the repository's corpus
+                        str(tmp_path), str(FUZZ / "corpus" / "profile")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]

@@ -282,3 +282,34 @@ def test_expectations_bad_regex_and_bytes(tmp_path):
     p.write_bytes(b"fail a/b SC-1 \xff\n")
     with pytest.raises(BadInput, match="not UTF-8"):
         Expectations(p)
+
+
+def test_kernel_failure_on_the_allow_list_is_expected(tmp_path):
+    p = tmp_path / "b.expect"
+    p.write_text("kernel-allow: WARNING: .* at drivers/media/test-drivers/vivid/\n")
+    e = Expectations(p)
+    allowed = rec("getset/roundtrip/gain", "fail",
+                  msg="kernel: WARNING: CPU: 0 PID: 9 at drivers/media/test-drivers/vivid/x.c:1 f+0x1/0x2 [vivid]")
+    other = rec("getset/roundtrip/hue", "fail", msg="kernel: BUG: kernel NULL pointer dereference in f [vivid]")
+    c = compare(results(allowed, other), e)
+    assert [r["name"] for r in c["expected"]] == ["getset/roundtrip/gain"]
+    assert [r["name"] for r in c["regressions"]] == ["getset/roundtrip/hue"]
+
+
+@pytest.mark.skipif(not __import__("shutil").which("chromium"), reason="chromium (tools/deps.sh browser) not installed")
+def test_html_hostile_in_chromium(tmp_path, hostile_json):
+    """In a real browser (Debian's headless Chromium): the page the DOM
+    ends up as holds no script, no element with an event handler, and every
+    table row of the report; a script that ran would have changed it."""
+    import re
+    import subprocess
+    import html_report
+    out = tmp_path / "r.html"
+    assert html_report.main([str(hostile_json), str(out), "--spec", "/nonexistent"]) == 0
+    dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=2000",
+                          "--dump-dom", out.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    assert "</html>" in dom
+    assert "<script" not in dom and not re.search(r"<[a-z]+ [^>]*\bon[a-z]+=", dom)
+    assert not re.search(r"(href|src)=\"javascript:", dom)
+    assert dom.count("<tr") == out.read_text(encoding="utf-8").count("<tr") > 4 * len(HOSTILE)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom

@@ -1,6 +1,7 @@
 /* Device access. Every ioctl goes through dev_ioctl() so that libv4l2 can be
  * switched in for capture (format conversion) without touching the checks. */
 #include "device.h"
+#include "wedge.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,10 +21,16 @@ int xioctl(int fd, unsigned long req, void *arg)
 int dev_ioctl(const struct dev *d, unsigned long req, void *arg)
 {
 	int r;
+	/* The ioctl in flight, for a timeout to name (wedge.h). */
+	wedge_ioctl_begin(req);
 	if (!d->libv4l2)
-		return xioctl(d->fd, req, arg);
-	do r = v4l2_ioctl(d->fd, req, arg); while (r == -1 && errno == EINTR);
-	return r == -1 ? errno : 0;
+		r = xioctl(d->fd, req, arg);
+	else {
+		do r = v4l2_ioctl(d->fd, req, arg); while (r == -1 && errno == EINTR);
+		r = r == -1 ? errno : 0;
+	}
+	wedge_ioctl_end();
+	return r;
 }
 
 int dev_open(struct dev *d, const char *path, bool libv4l2, char *err, size_t errlen)
@@ -45,7 +52,9 @@ int dev_open(struct dev *d, const char *path, bool libv4l2, char *err, size_t er
 		return -1;
 	}
 	/* O_NONBLOCK: DQBUF/DQEVENT must never block a check; waits use poll(). */
+	wedge_ioctl_begin(WEDGE_OPEN);
 	d->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	wedge_ioctl_end();
 	if (d->fd < 0) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;

@@ -30,7 +30,7 @@ const char *devlock_dir(void)
 	return usable_dir("/tmp/v4l2-conform", 01777) ? "/tmp/v4l2-conform" : "/tmp";
 }
 
-int devlock_path(const char *device, char *path, size_t len, char *err, size_t errlen)
+int devlock_file(const char *device, const char *suffix, char *path, size_t len, char *err, size_t errlen)
 {
 	struct stat st;
 	if (stat(device, &st)) {
@@ -38,7 +38,7 @@ int devlock_path(const char *device, char *path, size_t len, char *err, size_t e
 		return -1;
 	}
 	if (S_ISCHR(st.st_mode)) {
-		snprintf(path, len, "%s/char-%u-%u.lock", devlock_dir(), major(st.st_rdev), minor(st.st_rdev));
+		snprintf(path, len, "%s/char-%u-%u%s", devlock_dir(), major(st.st_rdev), minor(st.st_rdev), suffix);
 		return 0;
 	}
 	/* Not a device node (a test's stand-in): its canonical path, one file name. */
@@ -49,8 +49,13 @@ int devlock_path(const char *device, char *path, size_t len, char *err, size_t e
 	for (const char *p = real; *p && o + 1 < sizeof(slug); p++)
 		slug[o++] = (*p == '/' || *p == '.') ? '_' : *p;
 	slug[o] = 0;
-	snprintf(path, len, "%s/path%s.lock", devlock_dir(), slug);
+	snprintf(path, len, "%s/path%s%s", devlock_dir(), slug, suffix);
 	return 0;
+}
+
+int devlock_path(const char *device, char *path, size_t len, char *err, size_t errlen)
+{
+	return devlock_file(device, ".lock", path, len, err, errlen);
 }
 
 static int read_holder(int fd)

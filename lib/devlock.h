@@ -13,6 +13,8 @@
 const char *devlock_dir(void);
 /* The lock file of a device, into path. 0, or -1 with a reason in err. */
 int devlock_path(const char *device, char *path, size_t len, char *err, size_t errlen);
+/* Another per-device file beside it ("char-81-0" + suffix): the journal. */
+int devlock_file(const char *device, const char *suffix, char *path, size_t len, char *err, size_t errlen);
 /* Take the device's lock. wait: block until the holder ends (a line on
  * stderr says whom it waits for); else fail at once. Returns the lock's file
  * descriptor (keep it open for the run: close-on-exec, but inherited by the

@@ -7,7 +7,13 @@
 /* Open /dev/kmsg positioned after the last message; -1 when unavailable
  * (not root, no /dev/kmsg): complaints are then simply not collected. */
 int kmsg_open(void);
-/* Read every new message of level <= max_level (4 = warning) into buf,
- * one per line; returns how many were found. */
-int kmsg_collect(int fd, int max_level, char *buf, size_t len);
+/* The clock kmsg_read converts record times to: CLOCK_MONOTONIC, seconds. */
+double kmsg_clock(void);
+
+struct kmsg_rec;
+/* Every new record (all levels), oldest first, with its time on this
+ * process's CLOCK_MONOTONIC (kmsg_open calibrates the kernel's clock against
+ * it with a debug-level mark). Returns the count; free with kmsg_free. */
+size_t kmsg_read(int fd, struct kmsg_rec **out);
+void kmsg_free(struct kmsg_rec *r, size_t n);
 #endif

@@ -7,10 +7,14 @@
 #include "ctrl_type.h"
 #include "devlock.h"
 #include "events.h"
+#include "journal.h"
 #include "kmsg.h"
+#include "kmsg_judge.h"
 #include "profile.h"
 #include "results.h"
 #include "run_batch.h"
+#include "verdict.h"
+#include "wedge.h"
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -205,7 +209,10 @@ static void instance_fn(int i)
 	struct instance *in = &inst[i];
 	struct dev d;
 	char err[300];
+	kjudge_check_started(rec_dir, (size_t)i);	/* hook: kmsg_judge.c */
 	snprintf(cur_record, sizeof(cur_record), "%s/%d", rec_dir, i);
+	if (wedge_before_check(g_opts.device, in->name))	/* hook: wedge.c */
+		v_skip("%s", wedge_reason());
 	/* The start time: the runner derives each check's duration from it,
 	 * also for a check that crashed or timed out. */
 	FILE *rf = fopen(cur_record, "w");
@@ -429,6 +436,10 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 			}
 		rs->r[j].duration_s = next - start[i - first];
 	}
+	/* Hook (kmsg_judge.c): an Oops, BUG, hung task or a driver's WARNING
+	 * fails the check it was logged in; the other messages go to klog. */
+	char klog[4096];
+	int klines = kjudge_apply(kmsg_fd, &rs->r[before], rec_dir, first, end - first, klog, sizeof(klog));
 	free(start);
 	free(out);
 
@@ -441,8 +452,7 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 		if (g_opts.verbose || rs->r[i].verdict == VERDICT_FAIL || rs->r[i].verdict == VERDICT_WARN)
 			print_result(&rs->r[i]);
 	/* Kernel warnings while these checks ran: shown and kept with them. */
-	char klog[4096];
-	if (kmsg_collect(kmsg_fd, 4, klog, sizeof(klog))) {
+	if (klines) {
 		static const struct check_def kdef = { "kernel", "-",
 			"the kernel logged no warning while the checks ran", CHECK_PER_DEVICE };
 		static const struct suite_def ksuite = { "kernel", "kernel log", &kdef, 1 };
@@ -457,6 +467,34 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 		print_result(r);
 	}
 	fflush(stdout);
+}
+
+/* ---------- a wedged device (wedge.c) ---------- */
+
+static bool wedged;
+
+/* After a definition: if the device stopped answering, one run/device-wedged
+ * failure and every instance from `next` on recorded as skipped. */
+static bool wedge_end_run(struct result_set *rs, size_t next)
+{
+	char msg[800];
+	if (!wedge_detected(msg, sizeof(msg)))
+		return false;
+	static const struct check_def wdef = { "run/device-wedged", "-",
+		"the device answers after a check timed out", CHECK_PER_DEVICE };
+	static const struct suite_def wsuite = { "run", "run", &wdef, 1 };
+	struct instance wi = { .name = "run/device-wedged", .suite = &wsuite, .def = &wdef };
+	struct result *r = new_result(rs, &wi);
+	r->verdict = VERDICT_FAIL;
+	r->message = strdup(msg);
+	print_result(r);
+	for (size_t k = next; k < n_inst; k++) {
+		r = new_result(rs, &inst[k]);
+		r->verdict = VERDICT_SKIP;
+		r->message = xstrcat(strdup("not run: "), "", msg);
+	}
+	wedged = true;
+	return true;
 }
 
 /* ---------- listing, options, main ---------- */
@@ -496,6 +534,7 @@ static void usage(FILE *f)
 		"      --isolate        every check in a process of its own (slower; by default checks\n"
 		"                       that leave nothing behind share one)\n"
 		"      --wait           wait while another run holds the device (default: exit 2)\n"
+		"      --restore        put back the controls an interrupted run left changed (its journal)\n"
 		"  -v, --verbose        print every verdict, not only failures and warnings\n"
 		"  -V, --version        print the suite version\n"
 		"Exit status: 0 all checks passed (warnings and skips allowed), 1 a check failed,\n"
@@ -525,7 +564,7 @@ static void parse_args(int argc, char **argv)
 		{ "list", no_argument, 0, 'l' }, { "only", required_argument, 0, 'O' },
 		{ "profile", required_argument, 0, 'p' }, { "timeout", required_argument, 0, 't' },
 		{ "libv4l2", no_argument, 0, 1 }, { "isolate", no_argument, 0, 3 }, { "exclude-control", required_argument, 0, 'x' },
-		{ "bisect", no_argument, 0, 2 }, { "wait", no_argument, 0, 4 },
+		{ "bisect", no_argument, 0, 2 }, { "wait", no_argument, 0, 4 }, { "restore", no_argument, 0, 5 },
 		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
 	int o;
@@ -550,6 +589,7 @@ static void parse_args(int argc, char **argv)
 		case 2: g_opts.bisect = true; break;
 		case 3: g_opts.isolate = true; break;
 		case 4: g_opts.wait = true; break;
+		case 5: g_opts.restore = true; break;
 		case 'v': g_opts.verbose = true; break;
 		case 'V': printf("v4l2-conform %s\n", V4L2C_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
@@ -610,6 +650,8 @@ int runner_main(int argc, char **argv)
 		fprintf(stderr, "v4l2-conform: %s: %s\n", g_opts.device, err);
 		return untestable;
 	}
+	if (g_opts.restore)	/* hook: journal.c */
+		return journal_restore_main(&g_dev, &g_model, g_opts.device);
 	mark_excluded();
 	g_missing = probe_missing_features(&g_dev, &g_model);
 	for (size_t s = 0; s < n_all_suites; s++)
@@ -652,7 +694,11 @@ int runner_main(int argc, char **argv)
 	time_t t = time(NULL);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	double t0 = now_s();
+	bool had_journal;	/* hooks: journal.c */
+	journal_recover(&g_dev, &g_model, g_opts.device, &had_journal);
 	snapshot_take(&g_dev, &g_model, &g_snap);
+	journal_save(g_opts.device, g_opts.out_dir, &g_model, &g_snap);
+	wedge_init();	/* hook: wedge.c */
 	kmsg_fd = kmsg_open();
 	/* The runner holds no handle while checks run: 'every handle closed'
 	 * must really mean every handle (persist/reopen). */
@@ -684,6 +730,15 @@ int runner_main(int argc, char **argv)
 			last_write = now_s();
 		}
 		i = j;
+		if (wedge_end_run(&rs, i))	/* hook: wedge.c */
+			break;
+	}
+	if (wedged) {
+		run_info(&ri, started, now_s() - t0);
+		results_write_json(json, &rs, &ri);
+		printf("summary: the device stopped answering; run/restore skipped (the journal stays: "
+		       "v4l2-conform --restore -d %s once it answers); results in %s\n", g_opts.device, json);
+		return 1;
 	}
 
 	/* Leave the device as it was found. */
@@ -701,6 +756,8 @@ int runner_main(int argc, char **argv)
 	struct result *r = new_result(&rs, &restore_inst);
 	int left = snapshot_restore(&g_dev, &g_model, &g_snap, report, sizeof(report));
 	r->verdict = left ? VERDICT_FAIL : VERDICT_PASS;
+	if (!left)	/* hook: journal.c */
+		journal_done(g_opts.device, g_opts.out_dir);
 	if (left) {
 		char msg[2300];
 		snprintf(msg, sizeof(msg), "expected every control restored, got %d still changed: %s", left, report);

@@ -18,6 +18,7 @@ struct run_opts {
 	bool bisect;			/* 125 instead of 2 when the device cannot be tested */
 	bool isolate;			/* every check in a process of its own */
 	bool wait;			/* --wait: wait while another run holds the device lock */
+	bool restore;			/* --restore: restore from an interrupted run's journal, then exit */
 	unsigned int timeout_s;
 };
 extern struct run_opts g_opts;

@@ -196,6 +196,17 @@ class Expectations:
         glob only on matching releases (an unknown kernel matches all)."""
         return kernel_glob is None or kernel is None or fnmatch.fnmatchcase(kernel, kernel_glob)
 
+    def kernel_allowed(self, message):
+        """A failure the kernel log made ("kernel: BUG: ... in func"; the
+        runner's kmsg_judge.c) whose report the board's allow list names."""
+        if not message.startswith("kernel: "):
+            return None
+        first = message[len("kernel: "):].split("; ")[0]
+        for a in self.kernel_allow:
+            if re.search(a, first):
+                return ("kernel-allow", a)
+        return None
+
     def expected(self, name, verdict, kernel=None):
         for v, glob, rule, why, kglob in self.known:
             if v == verdict and fnmatch.fnmatchcase(name, glob) and self.applies(kglob, kernel):
@@ -218,7 +229,7 @@ def compare(data, expect, baseline=None):
     kernel = kernel_release(data)
     for r in data["results"]:
         if r["verdict"] == "fail":
-            known = expect.expected(r["name"], "fail", kernel)
+            known = expect.expected(r["name"], "fail", kernel) or expect.kernel_allowed(r.get("message") or "")
             (out["expected"] if known else out["regressions"]).append(r)
         elif r["verdict"] == "warn" and not expect.expected(r["name"], "warn", kernel):
             out["new_warnings"].append(r)

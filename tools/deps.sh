@@ -6,6 +6,7 @@
 #   test     pytest for the harness (xdist: two test files at a time); xmllint and perl's TAP::Parser (the JUnit and TAP
 #            reports are checked with them)
 #   fuzz     clang with libFuzzer and the sanitizers (make fuzz)
+#   browser  chromium: the HTML report is checked in a real browser (harness/test_reports.py)
 #   lava     lava-dispatcher, lava-common (lava-run, the job schema), python3-django
 #            (lava-server's submission schema, see lava-jobs/lava_schemas.py),
 #            u-boot-tools and telnet (mkimage, and the serial console command
@@ -27,6 +28,7 @@ for g in "$@"; do
         vboard)  pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils file" ;;
         test)    pkgs="$pkgs python3 python3-pytest python3-pytest-xdist libxml2-utils perl" ;;
         fuzz)    pkgs="$pkgs clang libclang-rt-dev" ;;
+        browser) pkgs="$pkgs chromium" ;;
         lava)    pkgs="$pkgs lava-dispatcher lava-common python3-django u-boot-tools telnet" ;;
         arm64)   need_arm64=1
                  pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm pkg-config"
