@@ -55,7 +55,7 @@ arm64-board: arm64
 arm64-check: arm64-board
 	lava-jobs/arm64-check.sh
 
-# The nightly end to end against a real lava-server (about 4-6 min).
+# The nightly end to end against a real lava-server (13-25 min on 2 shared cores).
 lava-server-check: vboard fixture-driver
 	@tools/deps.sh lava lava-server lavacli
 	lava-jobs/server-check.sh --out $(LAVA_OUT)/server-check

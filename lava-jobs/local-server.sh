@@ -189,7 +189,6 @@ EOF
     for spec in $devices; do
         name=${spec%%:*} rest=${spec#*:}
         dtype=${rest%%:*} dict=${rest#*:}
-        [ -f "$dict" ] || usage "no device dictionary $dict"
         case " $dtypes " in
             *" $dtype "*) ;;
             *) step "device-type-$dtype" 120 $manage device-types add "$dtype"; dtypes="$dtypes $dtype" ;;
@@ -200,7 +199,7 @@ EOF
 
     # the services, in the background, each recorded by pid
     gunicorn3 lava_server.wsgi --bind "127.0.0.1:$http_port" -u lavaserver -g lavaserver \
-        --worker-class eventlet --workers 2 --timeout 120 --log-level info \
+        --worker-class eventlet --workers 2 --timeout 120 --graceful-timeout 10 --log-level info \
         --log-file "$state/log/gunicorn.log" > "$state/log/gunicorn.out" 2>&1 &
     started gunicorn $!
     lava-server manage lava-publisher --host 127.0.0.1 --port "$ws_port" --level INFO \
@@ -235,6 +234,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --device) d=${2##*:}
                   case "$d" in /*) ;; *) d=$(pwd)/$d ;; esac
+                  [ -f "$d" ] || usage "no device dictionary $d"
                   devices="$devices ${2%:*}:$d"; shift 2 ;;
         *) usage "unknown argument '$1'" ;;
     esac

@@ -52,8 +52,13 @@ bug_checks=$(awk -F'\t' -v b="$bug" '$1 == b { print $4 }' "$top/fixtures/driver
 
 t_all=$(date +%s)
 [ -n "$state" ] || state=$(mktemp -d "${TMPDIR:-/tmp}/lava-server-check.XXXXXX")
-ok=0
+ok=0 child=""
+# bounded CMD...: a long step in the background, waited for, so that a
+# signal reaches the trap at once (sh runs traps only between commands);
+# CMD starts with timeout, which passes the signal on to its process group.
+bounded() { "$@" & child=$!; wait "$child"; st=$?; child=""; return $st; }
 cleanup() {
+    [ -n "$child" ] && kill -TERM "$child" 2>/dev/null && wait "$child" 2>/dev/null
     "$here/local-server.sh" stop "$state"
     mkdir -p "$out/server-log"
     cp -r "$state/log/." "$out/server-log/" 2>/dev/null
@@ -77,7 +82,7 @@ only=$("$bin" --list | awk -F/ 'NF > 1 { s = $1; gsub(/ /, "", s); if (s != "pro
 
 say "starting the server in $state"
 t0=$(date +%s)
-timeout -k 30 1200 "$here/local-server.sh" start "$state" \
+bounded timeout -k 30 1200 "$here/local-server.sh" start "$state" \
     --device "vboard-amd64-01:qemu:$here/devices/vboard-amd64.jinja2" || fail "the server did not start (logs: $state/log/)"
 t_setup=$(( $(date +%s) - t0 ))
 say "server set up in $t_setup s"
@@ -89,9 +94,9 @@ night() {
     n=$1 want=$2; shift 2
     say "night $n: nightly.sh -i $LAVA_IDENTITY -b 'vboard-amd64 $fixture_board' $*"
     t0=$(date +%s)
-    timeout -k 30 5400 "$here/nightly.sh" -i "$LAVA_IDENTITY" -o "$out/night-$n" --timeout 1800 \
-        -b "vboard-amd64 $fixture_board" --set "only=$only" "$@" > "$out/night-$n.txt" 2>&1
-    st=$?
+    st=0
+    bounded timeout -k 30 5400 "$here/nightly.sh" -i "$LAVA_IDENTITY" -o "$out/night-$n" --timeout 1800 \
+        -b "vboard-amd64 $fixture_board" --set "only=$only" "$@" > "$out/night-$n.txt" 2>&1 || st=$?
     sed 's/^/  | /' "$out/night-$n.txt"
     say "night $n: exit status $st after $(( $(date +%s) - t0 )) s"
     [ "$st" = 124 ] && fail "night $n: nightly.sh timed out"
