@@ -189,8 +189,14 @@ class BugRun:
         if self.path.exists() and self._text("rmmod.exit") not in (None, "0"):
             out.append(f"rmmod failed ({self._text('rmmod.exit')})")
         dmesg = self._text("dmesg.txt") or ""
-        out += [l for l in dmesg.splitlines() if any(k in l for k in vboard.KERNEL_COMPLAINTS)]
-        return out
+        complaints = [l for l in dmesg.splitlines() if any(k in l for k in vboard.KERNEL_COMPLAINTS)]
+        # A kernel report the suite itself turned into a failing verdict
+        # (lib/kmsg_judge.c: "kernel: ...") is what the bug is about, not a
+        # broken run.
+        if complaints and self.ran and any("kernel: " in (r.get("message") or "")
+                                           for r in self.verdicts().values() if r["verdict"] == "fail"):
+            complaints = []
+        return out + complaints
 
     def verdicts(self):
         data = json.loads((self.path / "conform" / "results.json").read_text())

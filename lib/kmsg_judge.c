@@ -175,13 +175,14 @@ int kjudge_apply(int fd, struct result *res, const char *dir, size_t first, size
 			continue;
 		for (size_t i = rep[k].first; i < rep[k].end; i++)
 			in_fatal[i] = true;
-		/* The check whose process it names; else the last one started
-		 * before it (a helper process or thread of a check); else the
-		 * first that ran. */
+		/* The check whose process it names (checks that share a test
+		 * process: the one of them running when it was logged); else
+		 * the last one started before it (a helper process or thread
+		 * of a check); else the first that ran. */
 		size_t who = n;
 		int p = report_pid(r, &rep[k]);
 		for (size_t i = 0; p && i < n; i++)
-			if (pid[i] == p)
+			if (pid[i] == p && (who == n || (start[i] && start[i] <= rep[k].t)))
 				who = i;
 		for (size_t i = 0; who == n && i < n; i++)
 			if (start[i] && start[i] <= rep[k].t && (i + 1 == n || !start[i + 1] || start[i + 1] > rep[k].t))
