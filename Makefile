@@ -4,6 +4,9 @@
 #   make run DEVICE=/dev/videoN   run every suite on a real device instead
 #   make run ONLY='getset/roundtrip/brightness'   rerun one check (glob) on the board
 #   make test       host unit tests + the pytest harness end to end on the virtual board
+#                   (the fixture self-test runs each bug's own check families)
+#   make test-full  the same with the full sweeps: every check on every fixture bug, with
+#                   v4l2-compliance beside it (reports/out/fixture-detection.md); what a nightly runs
 #   make bench      benchmarks (speed targets are measured here, never asserted in tests)
 # Each target installs the Debian packages it needs (tools/deps.sh).
 
@@ -17,6 +20,10 @@ CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -
 PYTEST   ?= /usr/bin/python3 -m pytest
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS   += -DV4L2C_VERSION='"$(VERSION)"'
+# The version is compiled into the runner: rebuild it when the version
+# changes (a commit), not only when runner.c does.
+VERSION_FILE := $(BUILD)/version.txt
+$(shell mkdir -p $(BUILD); echo '$(VERSION)' | cmp -s - $(VERSION_FILE) 2>/dev/null || echo '$(VERSION)' > $(VERSION_FILE))
 # Static: the same binary runs in the virtual board's initramfs and on lab
 # boards with a minimal root filesystem (libv4l2 plugins are then off).
 STATIC_LIBS = $(shell pkg-config --static --libs check libv4l2 2>/dev/null)
@@ -30,7 +37,7 @@ SUITE_OBJS := $(SUITE_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 CONFORM    := $(BUILD)/bin/v4l2-conform
 
-.PHONY: all deps run test unit e2e bench vboard clean list matrix
+.PHONY: all deps run test test-full unit e2e bench vboard clean list matrix
 all: deps $(CONFORM) $(UNIT_BINS)
 
 deps:
@@ -39,6 +46,8 @@ deps:
 $(BUILD)/%.o: %.c $(wildcard lib/*.h suites/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/lib/runner.o: $(VERSION_FILE)
 
 $(BUILD)/libv4l2c.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -81,7 +90,12 @@ e2e: vboard
 test: unit
 	@tools/deps.sh vboard test
 	fixtures/vboard/vboard build
-	$(PYTEST) -v harness
+	$(PYTEST) -v --durations=15 harness
+
+test-full: unit
+	@tools/deps.sh vboard test
+	fixtures/vboard/vboard build
+	V4L2C_TEST_FULL=1 $(PYTEST) -v --durations=15 harness
 
 # The suite on several Debian kernel builds and the verdicts that differ
 # (reports/out/matrix.md, .json): KERNELS=REL,REL (default: the newest 6.1 and
@@ -91,7 +105,10 @@ matrix: all
 	/usr/bin/python3 harness/matrix.py $(if $(KERNELS),--kernels '$(KERNELS)') $(if $(ONLY),--only '$(ONLY)') $(MATRIX_ARGS)
 
 bench: all
-	@set -e; for b in $(wildcard $(BUILD)/bin/bench-*); do $$b; done
+	@tools/deps.sh vboard test
+	fixtures/vboard/vboard build
+	$(BUILD)/bin/bench-stats > $(BUILD)/bench-stats.md
+	/usr/bin/python3 bench/bench_board.py --stats-md $(BUILD)/bench-stats.md
 
 clean:
 	rm -rf $(BUILD)

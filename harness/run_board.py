@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
 import vboard  # noqa: E402
-from results import BadInput, Expectations, compare, load_results  # noqa: E402
+from results import BadInput, Expectations, compare, load_results, time_by_family, time_by_suite  # noqa: E402
 
 
 def main(argv=None):
@@ -74,6 +74,9 @@ def main(argv=None):
           f"{s['warn']} warn, {s['skip']} skip")
     print(f"== time: board {time.monotonic() - t0:.1f} s (boot + suites), suites in the guest "
           f"{suite_s:.1f} s" if suite_s is not None else "")
+    suites = time_by_suite(data)
+    print("== time by suite: " + ", ".join(f"{k} {v:.1f} s" for k, v in suites.items() if v >= 0.05))
+    print("== costliest families: " + ", ".join(f"{f} {t:.1f} s ({n})" for f, n, t in time_by_family(data)[:6]))
     for r in c["regressions"]:
         print(f"REGRESSION {r['name']} [{r.get('rule')}]: {r.get('message')}")
     for r in c["fixed"]:

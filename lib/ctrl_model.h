@@ -29,6 +29,7 @@ struct ctrl_model {
 	struct ctrl *c;
 	size_t n;
 	bool qext_works;		/* QUERY_EXT_CTRL answers at all */
+	uint32_t quiet_sentinel;	/* control whose change proves "no event" (events.h); 0: none */
 };
 
 /* Enumerate with every method and keep the union (by id), so that one broken

@@ -13,6 +13,47 @@ static bool restorable(const struct ctrl *c)
 	       q->type != V4L2_CTRL_TYPE_BUTTON;
 }
 
+/* Read every saved control with one G_EXT_CTRLS (which = CUR_VAL may mix
+ * classes). now[i] is filled for each saved i. Returns 0 or the errno. */
+static int read_all(const struct dev *d, const struct ctrl_model *m, const struct snapshot *s,
+		    struct ctrl_val *now)
+{
+	struct v4l2_ext_control *ec = calloc(s->n ? s->n : 1, sizeof(*ec));
+	size_t *idx = calloc(s->n ? s->n : 1, sizeof(*idx)), k = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (!s->saved[i])
+			continue;
+		const struct ctrl *c = &m->c[i];
+		ec[k].id = c->q.id;
+		if (ctrl_has_payload(&c->q)) {
+			ctrl_val_init(c, &now[i]);
+			ec[k].size = now[i].size;
+			ec[k].ptr = now[i].p;
+		}
+		idx[k++] = i;
+	}
+	struct v4l2_ext_controls cs = { .which = V4L2_CTRL_WHICH_CUR_VAL, .count = (uint32_t)k, .controls = ec };
+	int e = k ? dev_ioctl(d, VIDIOC_G_EXT_CTRLS, &cs) : 0;
+	for (size_t j = 0; !e && j < k; j++) {
+		const struct ctrl *c = &m->c[idx[j]];
+		struct ctrl_val *v = &now[idx[j]];
+		if (ctrl_has_payload(&c->q))
+			v->size = ec[j].size;
+		else
+			v->v = c->q.type == V4L2_CTRL_TYPE_INTEGER64 ? ec[j].value64 : ec[j].value;
+	}
+	free(ec);
+	free(idx);
+	return e;
+}
+
+static void free_vals(struct ctrl_val *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ctrl_val_free(&v[i]);
+	free(v);
+}
+
 int snapshot_take(const struct dev *d, const struct ctrl_model *m, struct snapshot *s)
 {
 	s->n = m->n;
@@ -24,6 +65,12 @@ int snapshot_take(const struct dev *d, const struct ctrl_model *m, struct snapsh
 			continue;
 		s->saved[i] = ctrl_get(d, c, V4L2_CTRL_WHICH_CUR_VAL, &s->val[i]) == 0;
 	}
+	struct ctrl_val *now = calloc(s->n ? s->n : 1, sizeof(*now));
+	s->bulk_ok = read_all(d, m, s, now) == 0;
+	for (size_t i = 0; s->bulk_ok && i < s->n; i++)
+		if (s->saved[i] && !ctrl_val_equal(&m->c[i], &now[i], &s->val[i]))
+			s->bulk_ok = false;
+	free_vals(now, s->n);
 	return 0;
 }
 
@@ -54,14 +101,14 @@ int snapshot_diff(const struct dev *d, const struct ctrl_model *m, const struct 
 	return n;
 }
 
-int snapshot_restore(const struct dev *d, const struct ctrl_model *m, const struct snapshot *s,
-		     char *report, size_t len)
+/* Set back the controls marked in `todo`, per control. Two passes: in an
+ * auto cluster the manual control only takes its value once the auto
+ * control is back to manual, whichever comes first. */
+static void set_back(const struct dev *d, const struct ctrl_model *m, const struct snapshot *s, const bool *todo)
 {
-	/* Two passes: in an auto cluster the manual control only takes its
-	 * value once the auto control is back to manual, whichever comes first. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < s->n; i++) {
-			if (!s->saved[i])
+			if (!todo[i])
 				continue;
 			const struct ctrl *c = &m->c[i];
 			struct ctrl_val now = { 0 };
@@ -74,7 +121,47 @@ int snapshot_restore(const struct dev *d, const struct ctrl_model *m, const stru
 			}
 			ctrl_val_free(&now);
 		}
+}
+
+int snapshot_restore(const struct dev *d, const struct ctrl_model *m, const struct snapshot *s,
+		     char *report, size_t len)
+{
+	set_back(d, m, s, s->saved);
 	return snapshot_diff(d, m, s, report, len);
+}
+
+int snapshot_reset(const struct dev *d, const struct ctrl_model *m, const struct snapshot *s)
+{
+	if (!s->bulk_ok) {
+		set_back(d, m, s, s->saved);
+		return 0;
+	}
+	struct ctrl_val *now = calloc(s->n ? s->n : 1, sizeof(*now));
+	bool *todo = calloc(s->n ? s->n : 1, sizeof(*todo));
+	int total = 0;
+	/* A second round only when the first set something: putting one
+	 * control back can move another (an auto control and its cluster). */
+	for (int round = 0; round < 2; round++) {
+		int n = 0;
+		if (read_all(d, m, s, now)) {
+			memcpy(todo, s->saved, s->n * sizeof(*todo));
+			n = (int)s->n;
+		} else {
+			for (size_t i = 0; i < s->n; i++) {
+				todo[i] = s->saved[i] && !ctrl_val_equal(&m->c[i], &now[i], &s->val[i]);
+				n += todo[i];
+			}
+		}
+		for (size_t i = 0; i < s->n; i++)
+			ctrl_val_free(&now[i]);
+		if (!n)
+			break;
+		set_back(d, m, s, todo);
+		total += n;
+	}
+	free(now);
+	free(todo);
+	return total;
 }
 
 void snapshot_free(struct snapshot *s)

@@ -37,6 +37,28 @@ int ev_wait_id(const struct dev *d, uint32_t id, int timeout_ms, struct v4l2_eve
  * the rest dropped); returns how many were dequeued, or -errno. */
 int ev_drain(const struct dev *d, struct v4l2_event *evs, size_t max);
 
+/* "Nothing arrives" on d. A timed wait proves little and costs much; a
+ * sentinel proves it in one round trip: events on one handle are queued in
+ * the order they happen, so when d, subscribed to the sentinel control,
+ * gets the sentinel's change (made through another handle) before anything
+ * else, nothing else was pending. The sentinel is the model's
+ * quiet_sentinel (picked by ev_pick_sentinel before the checks run); when
+ * there is none, or the check itself subscribed to it, or it stays silent,
+ * a timed wait of EV_QUIET_MS stands in. Returns how many other events
+ * arrived (the first in *first, may be NULL), or -errno. The sentinel
+ * stays subscribed on d, its events consumed, its value changed: the
+ * runner puts it back before the next check. */
+int ev_quiet(const struct dev *d, const struct ctrl_model *m, struct v4l2_event *first);
+/* Forget what the previous check subscribed to (checks may share a test
+ * process): the runner calls it before every check. */
+void ev_new_check(void);
+/* A control fit to be the sentinel: settable integer or boolean, standard
+ * ids first, from the end of the model (checks pick the first controls),
+ * and proven on this device: one change through d gives exactly one event,
+ * its own, to a handle subscribed to every control. Its value is put back.
+ * 0 when no control qualifies. */
+uint32_t ev_pick_sentinel(const struct dev *d, const struct ctrl_model *m);
+
 /* "ctrl 0x00980900 changes=value|flags value=128 seq=3" for messages. */
 const char *ev_str(const struct v4l2_event *ev, char *buf, size_t len);
 const char *ev_changes_str(uint32_t changes, char *buf, size_t len);

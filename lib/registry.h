@@ -48,6 +48,7 @@ struct check_def {
 	unsigned int timeout_s;		/* 0: the run's default */
 	bool needs_stream;		/* streams frames: needs a capture node */
 	unsigned int needs;		/* enum check_needs bits */
+	bool own_process;		/* starts threads or processes: never shares a test process */
 };
 
 struct suite_def {

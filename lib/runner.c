@@ -9,6 +9,7 @@
 #include "kmsg.h"
 #include "profile.h"
 #include "results.h"
+#include "run_batch.h"
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -204,8 +205,6 @@ static void instance_fn(int i)
 	struct dev d;
 	char err[300];
 	snprintf(cur_record, sizeof(cur_record), "%s/%d", rec_dir, i);
-	snprintf(cur_artifacts, sizeof(cur_artifacts), "%s/artifacts", g_opts.out_dir);
-	mkdir(cur_artifacts, 0755);
 	/* The start time: the runner derives each check's duration from it,
 	 * also for a check that crashed or timed out. */
 	FILE *rf = fopen(cur_record, "w");
@@ -217,11 +216,18 @@ static void instance_fn(int i)
 		ck_abort_msg("cannot open the device for this check: %s", err);
 	/* Every check starts from the device's state before the run, whatever
 	 * the previous check did or failed to undo. */
-	snapshot_restore(&d, &g_model, &g_snap, err, sizeof(err));
+	snapshot_reset(&d, &g_model, &g_snap);
+	ev_new_check();
 	struct check_ctx cx = { .dev = &d, .ctrl = in->ctrl, .model = &g_model, .item = in->item,
 				.name = in->name };
 	in->def->fn(&cx);
 	dev_close(&d);
+	if (batch_shared())
+		return;
+	/* Passed. Everything the check recorded is closed, and Check reads a
+	 * pass from the exit status alone: leaving without exit()'s handlers
+	 * saves more than the check itself costs on an emulated board. */
+	_exit(0);
 }
 
 /* ---------- collecting verdicts ---------- */
@@ -320,21 +326,29 @@ static void print_result(const struct result *r)
 	       r->message ? ": " : "", r->message ? r->message : "");
 }
 
+/* Checks that stream, start threads or processes of their own (a failed
+ * assertion in a thread cannot end a check that shares its process) run
+ * in a process of their own each; the rest share one (run_batch.h). */
+static bool own_process(const struct check_def *d)
+{
+	return g_opts.isolate || d->needs_stream || d->own_process;
+}
+
 /* Run the instances [first, end) of one check definition. */
 static void run_def(struct result_set *rs, size_t first, size_t end)
 {
 	const struct check_def *d = inst[first].def;
 	size_t n_run = 0, before = rs->n;
 	double t0 = now_s();
-	TestResult **tr = NULL;
-	int ntr = 0;
-	SRunner *sr = NULL;
 	for (size_t i = first; i < end; i++)
 		n_run += !inst[i].why;
-	if (n_run) {
+	/* The verdict of each instance that runs, in the order they run. */
+	struct outcome *out = calloc(n_run + 1, sizeof(*out));
+	unsigned int timeout = d->timeout_s ? d->timeout_s : g_opts.timeout_s;
+	if (n_run && own_process(d)) {
 		Suite *s = suite_create(inst[first].suite->name);
 		TCase *tc = tcase_create(d->name);
-		tcase_set_timeout(tc, d->timeout_s ? d->timeout_s : g_opts.timeout_s);
+		tcase_set_timeout(tc, timeout);
 		for (size_t i = first; i < end; i++) {
 			if (inst[i].why)
 				continue;
@@ -342,14 +356,35 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 			_tcase_add_test(tc, &inst[i].tt, 0, 0, (int)i, (int)i + 1);
 		}
 		suite_add_tcase(s, tc);
-		sr = srunner_create(s);
+		SRunner *sr = srunner_create(s);
 		srunner_set_fork_status(sr, CK_FORK);
 		srunner_run(sr, NULL, NULL, CK_SILENT);
-		tr = srunner_results(sr);
-		ntr = srunner_ntests_run(sr);
+		TestResult **tr = srunner_results(sr);
+		/* Check reports results in the order the tests ran, which is
+		 * the order they were added. */
+		for (int k = 0; k < srunner_ntests_run(sr) && (size_t)k < n_run; k++) {
+			out[k].rtype = tr_rtype(tr[k]);
+			out[k].msg = tr_rtype(tr[k]) == CK_PASS ? NULL : strdup(tr_msg(tr[k]));
+		}
+		for (size_t k = (size_t)srunner_ntests_run(sr); k < n_run; k++) {
+			out[k].rtype = -1;
+		}
+		free(tr);
+		srunner_free(sr);
+	} else if (n_run) {
+		int *idx = calloc(n_run, sizeof(*idx));
+		const char **names = calloc(n_run, sizeof(*names));
+		size_t k = 0;
+		for (size_t i = first; i < end; i++)
+			if (!inst[i].why) {
+				idx[k] = (int)i;
+				names[k++] = inst[i].name;
+			}
+		struct batch b = { idx, names, n_run, instance_fn, timeout, rec_dir };
+		batch_run(&b, out);
+		free(idx);
+		free(names);
 	}
-	/* Check reports results in the order the tests ran, which is the
-	 * order they were added. */
 	int k = 0;
 	double t_end = now_s(), *start = calloc(end - first + 1, sizeof(double));
 	for (size_t i = first; i < end; i++) {
@@ -359,25 +394,25 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 			r->message = strdup(inst[i].why);
 			continue;
 		}
-		if (k >= ntr) {
-			r->verdict = VERDICT_FAIL;
-			r->message = strdup("no result from Check (runner error)");
-			continue;
-		}
-		TestResult *t = tr[k++];
-		switch (tr_rtype(t)) {
+		struct outcome *o = &out[k++];
+		switch (o->rtype) {
 		case CK_PASS:
 			r->verdict = VERDICT_PASS;
 			break;
 		case CK_FAILURE:
 			r->verdict = VERDICT_FAIL;
-			r->message = strdup(tr_msg(t));
+			r->message = strdup(o->msg ? o->msg : "");
+			break;
+		case CK_ERROR:
+			r->verdict = VERDICT_FAIL;
+			r->message = xstrcat(strdup("error: "), "", o->msg);
 			break;
 		default:
 			r->verdict = VERDICT_FAIL;
-			r->message = xstrcat(strdup("error: "), "", tr_msg(t));
+			r->message = strdup("no result from Check (runner error)");
 			break;
 		}
+		free(o->msg);
 		start[i - first] = read_record((int)i, r);
 	}
 	/* Each check lasted until the next one started (fork and restore
@@ -394,9 +429,7 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 		rs->r[j].duration_s = next - start[i - first];
 	}
 	free(start);
-	free(tr);
-	if (sr)
-		srunner_free(sr);
+	free(out);
 
 	size_t c[4] = { 0 };
 	for (size_t i = before; i < rs->n; i++)
@@ -459,6 +492,8 @@ static void usage(FILE *f)
 		"                       vivid's 'disconnect'); repeatable, comma-separated\n"
 		"      --libv4l2        go through libv4l2 (format conversion) instead of raw ioctls\n"
 		"      --bisect         exit 125 instead of 2 when the device cannot be tested\n"
+		"      --isolate        every check in a process of its own (slower; by default checks\n"
+		"                       that leave nothing behind share one)\n"
 		"  -v, --verbose        print every verdict, not only failures and warnings\n"
 		"  -V, --version        print the suite version\n"
 		"Exit status: 0 all checks passed (warnings and skips allowed), 1 a check failed,\n"
@@ -487,7 +522,7 @@ static void parse_args(int argc, char **argv)
 		{ "device", required_argument, 0, 'd' }, { "out", required_argument, 0, 'o' },
 		{ "list", no_argument, 0, 'l' }, { "only", required_argument, 0, 'O' },
 		{ "profile", required_argument, 0, 'p' }, { "timeout", required_argument, 0, 't' },
-		{ "libv4l2", no_argument, 0, 1 }, { "exclude-control", required_argument, 0, 'x' }, { "bisect", no_argument, 0, 2 },
+		{ "libv4l2", no_argument, 0, 1 }, { "isolate", no_argument, 0, 3 }, { "exclude-control", required_argument, 0, 'x' }, { "bisect", no_argument, 0, 2 },
 		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
 	int o;
@@ -510,6 +545,7 @@ static void parse_args(int argc, char **argv)
 		}
 		case 1: g_opts.libv4l2 = true; break;
 		case 2: g_opts.bisect = true; break;
+		case 3: g_opts.isolate = true; break;
 		case 'v': g_opts.verbose = true; break;
 		case 'V': printf("v4l2-conform %s\n", V4L2C_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
@@ -579,12 +615,28 @@ int runner_main(int argc, char **argv)
 		fprintf(stderr, "v4l2-conform: no check matches --only on %s\n", g_opts.device);
 		return untestable;
 	}
+	/* Before the snapshot: picking the sentinel changes a control and puts
+	 * it back. Only when a check that proves "no event" will run. */
+	for (size_t i = 0; i < n_inst; i++)
+		if (!inst[i].why && (inst[i].def->needs & NEEDS_EVENTS)) {
+			g_model.quiet_sentinel = ev_pick_sentinel(&g_dev, &g_model);
+			break;
+		}
 	if (mkdir(g_opts.out_dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "v4l2-conform: cannot create %s: %s\n", g_opts.out_dir, strerror(errno));
 		return 2;
 	}
-	snprintf(rec_dir, sizeof(rec_dir), "%s/.records", g_opts.out_dir);
-	mkdir(rec_dir, 0755);
+	/* The per-check records are written and read once per check: they go
+	 * to local temporary storage, not to an output dir that may be a slow
+	 * network share (the virtual board's 9p, a lab's NFS). */
+	const char *tmp = getenv("TMPDIR");
+	snprintf(rec_dir, sizeof(rec_dir), "%s/v4l2-conform.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(rec_dir)) {
+		snprintf(rec_dir, sizeof(rec_dir), "%s/.records", g_opts.out_dir);
+		mkdir(rec_dir, 0755);
+	}
+	snprintf(cur_artifacts, sizeof(cur_artifacts), "%s/artifacts", g_opts.out_dir);
+	mkdir(cur_artifacts, 0755);
 
 	char started[64];
 	time_t t = time(NULL);
@@ -603,6 +655,7 @@ int runner_main(int argc, char **argv)
 	char json[1024];
 	snprintf(json, sizeof(json), "%s/results.json", g_opts.out_dir);
 	const struct suite_def *cur = NULL;
+	double last_write = 0;
 	for (size_t i = 0; i < n_inst;) {
 		size_t j = i;
 		while (j < n_inst && inst[j].def == inst[i].def)
@@ -612,9 +665,14 @@ int runner_main(int argc, char **argv)
 			printf("== %s: %s\n", cur->name, cur->title);
 		}
 		run_def(&rs, i, j);
-		/* Partial results survive a runner killed by a board timeout. */
-		run_info(&ri, started, now_s() - t0);
-		results_write_json(json, &rs, &ri);
+		/* Partial results survive a runner killed by a board timeout;
+		 * rewriting the whole file after every check family would cost
+		 * more than the quick families themselves on a network share. */
+		if (now_s() - last_write > 2.0) {
+			run_info(&ri, started, now_s() - t0);
+			results_write_json(json, &rs, &ri);
+			last_write = now_s();
+		}
 		i = j;
 	}
 

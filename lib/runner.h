@@ -16,6 +16,7 @@ struct run_opts {
 	bool verbose;
 	bool list;
 	bool bisect;			/* 125 instead of 2 when the device cannot be tested */
+	bool isolate;			/* every check in a process of its own */
 	unsigned int timeout_s;
 };
 extern struct run_opts g_opts;

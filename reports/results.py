@@ -113,3 +113,25 @@ def compare(data, expect, baseline=None):
             elif r["verdict"] in ("pass", "warn", "skip") and cur["verdict"] == "fail" and cur not in out["regressions"]:
                 out["regressions"].append(cur)
     return out
+
+
+def time_by_family(data):
+    """[(family, checks, seconds)], costliest first: a family is a check
+    definition ('probe/visible-effect', 'events/ch-value'), its time the sum
+    of its checks' durations (fork, restore and waits included)."""
+    fams = {}
+    for r in data["results"]:
+        parts = r["name"].split("/")
+        fam = "/".join(parts[:2]) if len(parts) > 1 else parts[0]
+        n, t = fams.get(fam, (0, 0.0))
+        fams[fam] = (n + 1, t + (r.get("duration_s") or 0.0))
+    return sorted(((f, n, t) for f, (n, t) in fams.items()), key=lambda x: -x[2])
+
+
+def time_by_suite(data):
+    """{suite: seconds} in the order the suites ran."""
+    out = {}
+    for r in data["results"]:
+        s = r["name"].split("/")[0]
+        out[s] = out.get(s, 0.0) + (r.get("duration_s") or 0.0)
+    return out

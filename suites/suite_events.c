@@ -67,15 +67,15 @@ static void change_value(const struct dev *d, const struct ctrl *c, int64_t *aft
 	ctrl_val_free(&nv);
 }
 
-static void expect_quiet(const struct dev *d, const char *what)
+static void expect_quiet(const struct check_ctx *cx, const struct dev *d, const char *what)
 {
 	struct v4l2_event ev;
-	int e = ev_wait(d, EV_QUIET_MS, &ev);
-	if (e == 0) {
+	int n = ev_quiet(d, cx->model, &ev);
+	if (n > 0) {
 		char s[200];
 		ck_abort_msg("expected no event %s, got %s", what, ev_str(&ev, s, sizeof(s)));
 	}
-	ck_assert_msg(e == ETIMEDOUT, "expected no event %s, got DQEVENT/poll error %s", what, errno_name(e));
+	ck_assert_msg(n == 0, "expected no event %s, got DQEVENT/poll error %s", what, errno_name(-n));
 }
 
 static void wait_ctrl_event(const struct dev *d, uint32_t id, struct v4l2_event *ev, const char *what)
@@ -105,7 +105,7 @@ static void subscribe(const struct check_ctx *cx)
 {
 	uint32_t id = cx->ctrl->q.id;
 	expect_ok(ev_subscribe(cx->dev, id, 0), "VIDIOC_SUBSCRIBE_EVENT V4L2_EVENT_CTRL for the control (EV-1)");
-	expect_quiet(cx->dev, "after subscribing without SEND_INITIAL (EV-2)");
+	expect_quiet(cx, cx->dev, "after subscribing without SEND_INITIAL (EV-2)");
 	expect_ok(ev_unsubscribe(cx->dev, V4L2_EVENT_CTRL, id), "VIDIOC_UNSUBSCRIBE_EVENT (EV-12)");
 }
 
@@ -133,7 +133,7 @@ static void initial(const struct check_ctx *cx)
 	subscribe_or_fail(cx->dev, c->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL);
 	int64_t t1 = now_ns();
 	if (c->q.type == V4L2_CTRL_TYPE_CTRL_CLASS) {
-		expect_quiet(cx->dev, "for a class control, even with SEND_INITIAL (EV-2)");
+		expect_quiet(cx, cx->dev, "for a class control, even with SEND_INITIAL (EV-2)");
 		return;
 	}
 	struct v4l2_event ev;
@@ -200,7 +200,7 @@ static void ch_value(const struct check_ctx *cx)
 		expect_eq(ev.u.ctrl.value64, 0, "the event's value64 for a payload control (EV-3)");
 	else
 		expect_eq(ev_value(c, &ev), as_event_value(c, v), "the event must carry the new value (EV-4)");
-	expect_quiet(cx->dev, "on the handle that made the change, subscribed without ALLOW_FEEDBACK (EV-4)");
+	expect_quiet(cx, cx->dev, "on the handle that made the change, subscribed without ALLOW_FEEDBACK (EV-4)");
 	/* The old ioctl is a way of changing the value too. */
 	if (ctrl_is_scalar_int32(&c->q)) {
 		int32_t w;
@@ -212,7 +212,7 @@ static void ch_value(const struct check_ctx *cx)
 		ck_assert_msg(ev.u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE, "expected CH_VALUE in the event for S_CTRL, got %s (EV-4)",
 			      ev_str(&ev, s, sizeof(s)));
 		expect_eq(ev.u.ctrl.value, w, "the event after S_CTRL must carry the new value (EV-4)");
-		expect_quiet(cx->dev, "on the handle that made the S_CTRL change, subscribed without ALLOW_FEEDBACK (EV-4)");
+		expect_quiet(cx, cx->dev, "on the handle that made the S_CTRL change, subscribed without ALLOW_FEEDBACK (EV-4)");
 	}
 	dev_close(&b);
 }
@@ -243,7 +243,7 @@ static void same_value(const struct check_ctx *cx)
 		int32_t v = (int32_t)cur.v;
 		expect_ok(ctrl_set_old(cx->dev, c->q.id, &v), "S_CTRL of the current value again (SC-14)");
 	}
-	expect_quiet(&b, "after setting the value the control already has (SC-14: nothing changed)");
+	expect_quiet(cx, &b, "after setting the value the control already has (SC-14: nothing changed)");
 	/* The subscription works: a real change does arrive. */
 	change_value(cx->dev, c, NULL);
 	struct v4l2_event ev;
@@ -291,8 +291,7 @@ static void volatile_set(const struct check_ctx *cx)
 		expect_ok(e, "setting the volatile control to %lld", (long long)(i ? q.minimum : q.maximum));
 	}
 	struct v4l2_event ev;
-	int e = ev_wait(&b, EV_QUIET_MS, &ev);
-	if (e == 0) {
+	if (ev_quiet(&b, cx->model, &ev) > 0) {
 		char s[200];
 		ck_assert_msg(!(ev.u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE),
 			      "expected no CH_VALUE for a write to a volatile control, got %s (EV-8, FL-8)", ev_str(&ev, s, sizeof(s)));
@@ -394,7 +393,7 @@ static void unsubscribe(const struct check_ctx *cx)
 	expect_ok(ev_unsubscribe(cx->dev, V4L2_EVENT_CTRL, x->q.id), "UNSUBSCRIBE of a control not subscribed (EV-12)");
 	/* Changes to an unsubscribed control are not delivered. */
 	change_value(&b, x, NULL);
-	expect_quiet(cx->dev, "for a control after UNSUBSCRIBE (EV-12)");
+	expect_quiet(cx, cx->dev, "for a control after UNSUBSCRIBE (EV-12)");
 	/* V4L2_EVENT_ALL drops every subscription and pending event. */
 	subscribe_or_fail(cx->dev, x->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL);
 	expect_ok(ev_unsubscribe(cx->dev, V4L2_EVENT_ALL, 0), "UNSUBSCRIBE with type V4L2_EVENT_ALL (EV-12)");
@@ -402,7 +401,7 @@ static void unsubscribe(const struct check_ctx *cx)
 	expect_errno(ev_dequeue(cx->dev, &ev), ENOENT, "DQEVENT after UNSUBSCRIBE V4L2_EVENT_ALL: pending events dropped (EV-12)");
 	change_value(&b, x, NULL);
 	change_value(&b, y, NULL);
-	expect_quiet(cx->dev, "after UNSUBSCRIBE V4L2_EVENT_ALL (EV-12)");
+	expect_quiet(cx, cx->dev, "after UNSUBSCRIBE V4L2_EVENT_ALL (EV-12)");
 	dev_close(&b);
 }
 
@@ -417,15 +416,10 @@ static void resubscribe(const struct check_ctx *cx)
 	struct v4l2_event ev;
 	wait_ctrl_event(cx->dev, x->q.id, &ev, "(the initial event)");
 	expect_ok(ev_subscribe(cx->dev, x->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL), "SUBSCRIBE again to a subscribed control (EV-11)");
-	expect_quiet(cx->dev, "after subscribing again: no second initial event (EV-11)");
+	expect_quiet(cx, cx->dev, "after subscribing again: no second initial event (EV-11)");
 	change_value(&b, x, NULL);
-	int n = 0;
-	for (;;) {
-		int e = ev_wait(cx->dev, EV_QUIET_MS, &ev);
-		if (e)
-			break;
-		n++;
-	}
+	wait_ctrl_event(cx->dev, x->q.id, &ev, "after a change");
+	int n = 1 + ev_quiet(cx->dev, cx->model, NULL);
 	expect_eq(n, 1, "events for one change after subscribing twice: a single subscription (EV-11)");
 	dev_close(&b);
 }
@@ -539,7 +533,7 @@ static void per_handle(const struct check_ctx *cx)
 	open_other(cx, &a);
 	expect_errno(ev_dequeue(&a, &ev), ENOENT, "DQEVENT on a new handle: events die with the handle that closed (EV-13)");
 	change_value(&setter, x, NULL);
-	expect_quiet(&a, "on a new handle: subscriptions belong to the handle that closed (EV-13)");
+	expect_quiet(cx, &a, "on a new handle: subscriptions belong to the handle that closed (EV-13)");
 	dev_close(&a);
 	dev_close(&b);
 	dev_close(&setter);

@@ -786,6 +786,15 @@ static void save_artifacts(const struct probe *p, const struct outcome *o)
 	}
 }
 
+/* What the probe cost in frames: all it dequeued (settling, noise floor
+ * and latency included), and that per measured point. */
+static void measure_frames(const struct probe *p, int points)
+{
+	v_measure("frames", (double)p->cap.frames, "frames");
+	if (points > 0)
+		v_measure("frames per point", (double)p->cap.frames / points, "frames");
+}
+
 static void record(const struct outcome *o)
 {
 	for (int i = 0; i < o->nm; i++)
@@ -818,6 +827,7 @@ static void run_probe(const struct check_ctx *cx, attempt_fn fn)
 	if (fin->kind == OUT_FAIL)
 		save_artifacts(&p, fin);
 	set_value(&p, p.orig);
+	measure_frames(&p, fin->npt);
 	probe_end(&p);
 	if (fin->info[0])
 		v_info("%s", fin->info);
@@ -963,10 +973,12 @@ static void visible_effect(const struct check_ctx *cx)
 			v_info("the board profile lists %s as 'no visible effect', but the image changed", p.c->slug);
 		v_info("visible effect: %s = %lld changes the region (frame difference %.2f, tolerance %.2f, "
 		       "after %d frames)", p.c->q.name, (long long)other, diff, n.tol_diff, latency);
+		measure_frames(&p, 2);
 		probe_end(&p);
 		frame_free(&base);
 		return;
 	}
+	measure_frames(&p, 2);
 	probe_end(&p);
 	frame_free(&base);
 	v_skip("informational: no visible effect of %s = %lld in the region (frame difference %.2f, tolerance %.2f)",

@@ -27,9 +27,15 @@ for g in "$@"; do
         *) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;;
     esac
 done
+# One dpkg-query for all of them: make run calls this every time.
+# shellcheck disable=SC2086
+installed=$(dpkg-query -W -f='${Package}:${Architecture} ${Status}\n' $pkgs 2>/dev/null |
+            awk '$4 == "installed" {print $1}')
+arch=$(dpkg --print-architecture)
 missing=""
 for p in $pkgs; do
-    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing="$missing $p"
+    case "$p" in *:*) q=$p ;; *) q="$p:$arch" ;; esac
+    case " $(echo $installed) " in *" $q "*|*" ${q%%:*}:all "*) ;; *) missing="$missing $p" ;; esac
 done
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then

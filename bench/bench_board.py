@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""make bench: the suite's speed figures, measured in one bench run, written
+to bench/RESULTS.md as ratios (never asserted in tests).
+
+  1. one boot of the virtual board: v4l2-compliance (its best of two runs)
+     and the ioctl suites of v4l2-conform on the same vivid node, timed in
+     the guest; then the probes alone, their frames per sweep point from
+     results.json;
+  2. `make run` warm, as the harness runs it (boot, suites, reports), wall;
+  3. a bisect step (`make run ONLY=...`), wall;
+  4. bench-stats: the image statistics against a memcpy of the frame.
+
+The README's figures (its example `make run` output and its speed table)
+are rewritten from the same run, between their <!-- bench:NAME:begin/end -->
+markers.
+
+usage: bench_board.py [--out bench/RESULTS.md] [--stats-md FILE] [--readme README.md]
+"""
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(TOP / "harness"))
+sys.path.insert(0, str(TOP / "reports"))
+import vboard  # noqa: E402
+from results import Expectations, time_by_family, time_by_suite  # noqa: E402
+
+IOCTL_SUITES = ("enum", "menu", "getset", "persist", "ext", "payload", "events", "cluster", "prio")
+BISECT_CHECK = "getset/roundtrip/brightness"
+
+
+def guest_job(args):
+    only_ioctl = ",".join(f"{s}/*" for s in IOCTL_SUITES)
+    return "\n".join([
+        "set -u",
+        "modprobe vivid n_devs=1 || exit 3",
+        "i=0; while [ ! -e /dev/video0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done",
+        "up() { cut -d' ' -f1 /proc/uptime; }",
+        "for k in 1 2; do a=$(up); stdbuf -oL v4l2-compliance -d /dev/video0 > /share/compliance.txt 2>&1;"
+        " b=$(up); echo \"compliance $a $b\" >> /share/times; done",
+        f"a=$(up); v4l2-conform -d /dev/video0 {args} --only '{only_ioctl}' --out /share/ioctl > /share/ioctl.log 2>&1;"
+        " b=$(up); echo \"ioctl $a $b\" >> /share/times",
+        f"a=$(up); v4l2-conform -d /dev/video0 {args} --only 'probe/*' --out /share/probe > /share/probe.log 2>&1;"
+        " b=$(up); echo \"probe $a $b\" >> /share/times",
+        "exit 0",
+    ]) + "\n"
+
+
+def read_times(path):
+    t = {}
+    for line in path.read_text().split("\n"):
+        if line.strip():
+            k, a, b = line.split()
+            t.setdefault(k, []).append(float(b) - float(a))
+    return t
+
+
+def wall(cmd):
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, cwd=TOP, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return time.monotonic() - t0, p
+
+
+def frames_per_point(results):
+    """Per sweep probe (a probe with measured points): frames / points."""
+    out = []
+    for r in results["results"]:
+        m = {x["name"]: x["value"] for x in r.get("measurements", [])}
+        if "frames per point" in m and not r["name"].startswith("probe/visible-effect"):
+            out.append((r["name"], m["frames"], m["frames per point"], r.get("duration_s") or 0))
+    return out
+
+
+def visible_effect_cost(results):
+    runs = [r for r in results["results"] if r["name"].startswith("probe/visible-effect/")
+            and any(x["name"] == "frames" for x in r.get("measurements", []))]
+    if not runs:
+        return None
+    fr = [next(x["value"] for x in r["measurements"] if x["name"] == "frames") for r in runs]
+    return len(runs), statistics.mean(fr), statistics.mean(r.get("duration_s") or 0 for r in runs)
+
+
+def make_run_excerpt(stdout):
+    """The lines of make run's output a newcomer should expect: the header,
+    the first family lines, the summary and the board's closing lines."""
+    lines = [l for l in stdout.splitlines() if not l.startswith("[")]
+    head = next((i for i, l in enumerate(lines) if l.startswith("v4l2-conform ")), 0)
+    fams = [l for l in lines[head + 1:] if re.match(r"^[a-z]+/\S+ +\d+ checks:", l)]
+    tail = [l for l in lines if l.startswith(("summary:", "== vivid:", "== time", "== costliest"))]
+    return [lines[head]] + fams[:3] + ["..."] + tail
+
+
+def replace_block(text, name, body):
+    begin, end = f"<!-- bench:{name}:begin -->", f"<!-- bench:{name}:end -->"
+    a, b = text.index(begin) + len(begin), text.index(end)
+    return text[:a] + "\n" + body.strip("\n") + "\n" + text[b:]
+
+
+def update_readme(path, excerpt, speed_rows):
+    text = Path(path).read_text()
+    text = replace_block(text, "make-run", "```\n" + "\n".join(excerpt) + "\n```")
+    table = ["| figure | measured |", "|---|---:|"] + [f"| {k} | {v} |" for k, v in speed_rows]
+    text = replace_block(text, "speed", "\n".join(table))
+    Path(path).write_text(text)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=str(TOP / "bench" / "RESULTS.md"))
+    ap.add_argument("--stats-md", help="bench-stats output (markdown table) to include")
+    ap.add_argument("--readme", default=str(TOP / "README.md"), help="README whose bench blocks to rewrite ('' : none)")
+    a = ap.parse_args(argv)
+    exp = Expectations(TOP / "fixtures" / "boards" / "vivid.expect")
+    share = vboard.BUILD / "bench" / "board"
+    print("bench: the ioctl suites and the probes beside v4l2-compliance, one boot", flush=True)
+    run = vboard.run_job(guest_job(exp.settings.get("run-args", "")), share, timeout=900, echo=False)
+    if run.hung or not (share / "times").exists():
+        print(f"bench: the board run failed; see {share}/console.log", file=sys.stderr)
+        return 1
+    t = read_times(share / "times")
+    comp, ioctl, probe = min(t["compliance"]), t["ioctl"][0], t["probe"][0]
+    ioctl_res = json.loads((share / "ioctl" / "results.json").read_text())
+    probe_res = json.loads((share / "probe" / "results.json").read_text())
+    print("bench: make run warm (board + reports), wall", flush=True)
+    run_wall, p = wall([sys.executable, "harness/run_board.py", "--board", "vivid", "--out",
+                        str(vboard.BUILD / "bench" / "run")])
+    full = json.loads((vboard.BUILD / "bench" / "run" / "results.json").read_text())
+    suite_line = next((l for l in p.stdout.splitlines() if l.startswith("== time:")), "")
+    print(f"bench: a bisect step ({BISECT_CHECK}), wall", flush=True)
+    bisect_wall, _ = wall([sys.executable, "harness/run_board.py", "--board", "vivid", "--only", BISECT_CHECK,
+                           "--out", str(vboard.BUILD / "bench" / "bisect")])
+    fpp = frames_per_point(probe_res)
+    vis = visible_effect_cost(probe_res)
+    md = ["# Benchmarks", "",
+          f"Written by `make bench` on {time.strftime('%Y-%m-%d')} (bench/bench_board.py, bench/bench_stats.c): every",
+          "figure below comes from this one bench run on this machine (2 cores, shared; the virtual board",
+          "is QEMU TCG with one vCPU), so compare the ratios, not the seconds, with other machines.", "",
+          "## The suite against v4l2-compliance (same boot, same vivid node, guest time)", "",
+          "| what | guest time | ratio |", "|---|---:|---:|",
+          f"| v4l2-compliance 1.22, all its tests (best of two) | {comp:.2f} s | 1.00 |",
+          f"| v4l2-conform ioctl suites ({', '.join(IOCTL_SUITES)}): "
+          f"{ioctl_res['summary']['total']} verdicts | {ioctl:.2f} s | **{ioctl / comp:.2f}x** |",
+          f"| v4l2-conform probes: {probe_res['summary']['total']} verdicts | {probe:.2f} s | {probe / comp:.2f}x |",
+          "", "## Probes: frames per sweep point (settling, noise floor and latency included)", "",
+          "| probe | frames | frames per point | time |", "|---|---:|---:|---:|"]
+    for name, fr, per, dur in fpp:
+        md.append(f"| {name} | {fr:.0f} | {per:.1f} | {dur:.1f} s |")
+    if fpp:
+        md.append(f"| **most per point** | | **{max(x[2] for x in fpp):.1f}** | |")
+    if vis:
+        md += ["", f"probe/visible-effect: {vis[0]} controls measured, {vis[1]:.0f} frames and {vis[2]:.1f} s each "
+               f"(2 points: {vis[1] / 2:.1f} frames per point)."]
+    md += ["", "## make run and a bisect step (host wall time, warm: kernel and initramfs built)", "",
+           "| what | wall |", "|---|---:|",
+           f"| `make run` (boot, every suite on vivid, reports): {full['summary']['total']} verdicts | {run_wall:.1f} s |",
+           f"| bisect step (`make run ONLY={BISECT_CHECK}`) | {bisect_wall:.1f} s |",
+           "", f"`make run` said: `{suite_line}`", "",
+           "## Where the time went (the `make run` above, by suite and the costliest families)", "",
+           "| suite | time |", "|---|---:|"]
+    for s, v in time_by_suite(full).items():
+        md.append(f"| {s} | {v:.1f} s |")
+    md += ["", "| family | checks | time |", "|---|---:|---:|"]
+    for f, n, v in time_by_family(full)[:12]:
+        md.append(f"| {f} | {n} | {v:.1f} s |")
+    if a.stats_md and Path(a.stats_md).exists():
+        md += ["", "## Image statistics against a memcpy of the frame (bench-stats, host)", "",
+               "ratio = time of the operation / time of a memcpy of the same YUYV frame; the per-frame",
+               "statistics a probe computes are `stats_frame, centre patch`.", "",
+               Path(a.stats_md).read_text().strip()]
+    md += ["", "Reproduce: `make bench`."]
+    Path(a.out).write_text("\n".join(md) + "\n")
+    if a.readme:
+        worst = max((x[2] for x in fpp), default=0)
+        rows = [("ioctl suites / v4l2-compliance, guest time, same boot",
+                 f"**{ioctl / comp:.2f}x** ({ioctl:.1f} s / {comp:.1f} s)"),
+                ("probes: most frames per sweep point (settling included)", f"**{worst:.1f}**"),
+                ("`make run` warm, wall (boot, every suite, reports)", f"**{run_wall:.0f} s**"),
+                (f"bisect step (`make run ONLY={BISECT_CHECK}`), wall", f"**{bisect_wall:.1f} s**")]
+        if vis:
+            rows.append(("probe/visible-effect per control measured", f"{vis[2]:.1f} s, {vis[1]:.0f} frames"))
+        update_readme(a.readme, make_run_excerpt(p.stdout), rows)
+    print(f"bench: ioctl suites {ioctl / comp:.2f}x v4l2-compliance; make run {run_wall:.1f} s; bisect step "
+          f"{bisect_wall:.1f} s; most frames per sweep point {max((x[2] for x in fpp), default=0):.1f}; "
+          f"written to {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
