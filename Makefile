@@ -14,7 +14,9 @@ CC       ?= gcc
 BUILD    ?= build
 # KERNEL=6.12.118+deb12-amd64: boot that Debian kernel build on the virtual board
 # (default: the current linux-image-amd64); artifacts in build/vboard-KERNEL.
+ifneq ($(KERNEL),)
 export VBOARD_KERNEL := $(KERNEL)
+endif
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Ilib
 PYTEST   ?= /usr/bin/python3 -m pytest
