@@ -15,7 +15,9 @@ CC       ?= gcc
 BUILD    ?= build
 # KERNEL=6.12.118+deb12-amd64: boot that Debian kernel build on the virtual board
 # (default: the current linux-image-amd64); artifacts in build/vboard-KERNEL.
+ifneq ($(KERNEL),)
 export VBOARD_KERNEL := $(KERNEL)
+endif
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Ilib
 PYTEST   ?= /usr/bin/python3 -m pytest
@@ -104,7 +106,7 @@ test-full: unit
 
 # The suite on several Debian kernel builds and the verdicts that differ
 # (reports/out/matrix.md, .json): KERNELS=REL,REL (default: the newest 6.1 and
-# 6.12), MATRIX_ARGS=--all for every build. About 8 minutes a kernel.
+# 6.12), MATRIX_ARGS=--all for every build. About 45 s a kernel (90 s for two, warm).
 matrix: all
 	@tools/deps.sh vboard test
 	/usr/bin/python3 harness/matrix.py $(if $(KERNELS),--kernels '$(KERNELS)') $(if $(ONLY),--only '$(ONLY)') $(MATRIX_ARGS)
