@@ -3,6 +3,7 @@
 The guest runs SHARE/job.sh with SHARE mounted at /share (fixtures/vboard/init);
 everything the job writes there is on the host when the VM has powered off.
 """
+import fcntl
 import os
 import re
 import shutil
@@ -70,9 +71,14 @@ class BoardRun:
 
 
 def ensure_built(extra=()):
-    """Build the suite and the initramfs (cached kernel download)."""
-    subprocess.run(["make", "-C", str(TOP), "-s", "all"], check=True)
-    subprocess.run([str(VBOARD), "build", *extra], check=True)
+    """Build the suite and the initramfs (cached kernel download). Test
+    processes running side by side (pytest-xdist) take turns: two makes
+    relinking one binary, or two initramfs builds, would corrupt them."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    with open(BUILD / ".ensure-built.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run(["make", "-C", str(TOP), "-s", "all"], check=True)
+        subprocess.run([str(VBOARD), "build", *extra], check=True)
 
 
 def run_job(script: str, share: Path, timeout: int = 600, files=(), quiet=True, echo=True) -> BoardRun:
