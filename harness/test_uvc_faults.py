@@ -64,10 +64,7 @@ def runs(built):
     root = vboard.BUILD / "vboard" / "pytest-uvc-faults"
     faults = [fb.BASELINE] + [r["bug"] for r in CATALOGUE]
     if os.environ.get("V4L2C_UVC_REUSE") == "1":
-        dirs = {}
-        for d in sorted(root.glob("batch*/res/*")):
-            dirs.setdefault(d.name, d)
-        dirs = {f: dirs.get(f, root / "missing" / f) for f in faults}
+        dirs = fb.last_dirs(root, faults)
     else:
         only = None if FULL else fb.only_args(faults, CATALOGUE)
         dirs, boots = uf.run_batches(faults, root, n=2, only=only, compliance=FULL)
