@@ -162,6 +162,16 @@ def boot_batches(batches, script_of, root, timeout, files=()):
     return dirs, runs
 
 
+def last_dirs(root, names):
+    """{name: its result dir} from the boots last run under root, for
+    re-judging them without booting (a missing name gets a dir that does
+    not exist, so its run reports no results)."""
+    dirs = {}
+    for d in sorted(Path(root).glob("batch*/res/*")):
+        dirs.setdefault(d.name, d)
+    return {n: dirs.get(n, Path(root) / "missing" / n) for n in names}
+
+
 class BugRun:
     """What one bug's module load left in its result dir."""
 

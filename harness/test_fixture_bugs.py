@@ -66,10 +66,7 @@ def runs(built):
     root = vboard.BUILD / "vboard" / "pytest-fixture"
     bugs = [fb.BASELINE] + [r["bug"] for r in CATALOGUE]
     if os.environ.get("V4L2C_FIXTURE_REUSE") == "1":
-        dirs = {}
-        for d in sorted(root.glob("batch*/res/*")):
-            dirs.setdefault(d.name, d)
-        dirs = {b: dirs.get(b, root / "missing" / b) for b in bugs}
+        dirs = fb.last_dirs(root, bugs)
     else:
         fb.build_module()
         only = None if FULL else fb.only_args(bugs, CATALOGUE)

@@ -6,7 +6,12 @@ camera); 'uncaught' ones are strict xfails (uvcvideo hides them, or no check
 looks there: the catalogue says which). The well-behaved camera must give
 exactly the board's known uvcvideo deviations (fixtures/boards/uvc.expect),
 and an unplug in the middle of a run must end in verdicts, not a hang.
-Writes the side-by-side table (v4l2-conform vs v4l2-compliance) to
+In make test each fault runs only the check families its catalogue patterns
+name (as the fixture self-test does; 'detach' names '*', so it runs every
+check and unplugs in the middle of them) and the well-behaved camera runs
+every check. V4L2C_TEST_FULL=1 (make test-full) or V4L2C_UVC_FAULTS=1 (make
+uvc-faults) runs every check on every fault with v4l2-compliance beside it
+and writes the side-by-side table (v4l2-conform vs v4l2-compliance) to
 reports/out/uvc-fault-detection.{md,json}.
 """
 import fnmatch
@@ -23,6 +28,7 @@ sys.path.insert(0, str(vboard.TOP / "reports"))
 from results import Expectations, compare  # noqa: E402
 
 CATALOGUE = uf.read_catalogue()
+FULL = os.environ.get("V4L2C_TEST_FULL") == "1" or os.environ.get("V4L2C_UVC_FAULTS") == "1"
 
 
 def _param(row):
@@ -52,25 +58,20 @@ def test_catalogue_matches_the_camera():
 
 @pytest.fixture(scope="module")
 def runs(built):
-    """The well-behaved camera and every fault, in two parallel boots.
-    V4L2C_UVC_REUSE=1 re-judges the last boots' results without booting.
-    The boots take long (see README): only with V4L2C_UVC_FAULTS=1 (make
-    uvc-faults) until they are part of make test."""
-    if os.environ.get("V4L2C_UVC_FAULTS") != "1" and os.environ.get("V4L2C_UVC_REUSE") != "1":
-        pytest.skip("the uvc fault boots run with V4L2C_UVC_FAULTS=1 (make uvc-faults)")
+    """The well-behaved camera (every check) and every fault (its families
+    only, unless FULL), in two parallel boots. V4L2C_UVC_REUSE=1 re-judges
+    the last boots' results without booting."""
     root = vboard.BUILD / "vboard" / "pytest-uvc-faults"
     faults = [fb.BASELINE] + [r["bug"] for r in CATALOGUE]
     if os.environ.get("V4L2C_UVC_REUSE") == "1":
-        dirs = {}
-        for d in sorted(root.glob("batch*/res/*")):
-            dirs.setdefault(d.name, d)
-        dirs = {f: dirs.get(f, root / "missing" / f) for f in faults}
+        dirs = fb.last_dirs(root, faults)
     else:
-        dirs, boots = uf.run_batches(faults, root, n=2)
+        only = None if FULL else fb.only_args(faults, CATALOGUE)
+        dirs, boots = uf.run_batches(faults, root, n=2, only=only, compliance=FULL)
         for b in boots:
             assert not b.hung, f"a board hung: {b.share}/console.log"
     runs = {f: fb.BugRun(f, d) for f, d in dirs.items()}
-    if runs[fb.BASELINE].ran:
+    if FULL and runs[fb.BASELINE].ran:
         _, summary = uf.write_detection(CATALOGUE, runs, vboard.TOP / "reports" / "out")
         print(f"\nuvc fault detection: {summary}")
     return runs

@@ -6,6 +6,7 @@
 #include "runner.h"
 #include "verdict.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,18 @@ static int64_t moderate(const struct ctrl *c)
 	return v != q->default_value ? v : far;
 }
 
+/* FL-5: a driver may refuse a write to an inactive control with EACCES
+ * (uvcvideo does while the control's auto mode is on). Such a control
+ * cannot be in the picture's set; its current value is written back to
+ * find out, which changes nothing. */
+static bool refuses_inactive_write(const struct dev *d, const struct ctrl *c)
+{
+	int64_t v;
+	if (!(c->q.flags & V4L2_CTRL_FLAG_INACTIVE) || ctrl_get_scalar(d, c, &v))
+		return false;
+	return ctrl_set_scalar(d, c, &v) == EACCES;
+}
+
 void pic_begin(struct pic *p, const struct dev *d, const struct ctrl_model *m)
 {
 	memset(p, 0, sizeof(*p));
@@ -83,7 +96,7 @@ void pic_begin(struct pic *p, const struct dev *d, const struct ctrl_model *m)
 	profile_apply_scene(d, m, p->prof, NULL);
 	for (size_t i = 0; i < m->n && p->img.n < LC_MAX_WATCH; i++) {
 		const struct ctrl *c = &m->c[i];
-		if (!image_ctrl(c, p->prof))
+		if (!image_ctrl(c, p->prof) || refuses_inactive_write(d, c))
 			continue;
 		p->defv[p->img.n] = c->q.default_value;
 		p->img.v[p->img.n] = moderate(c);

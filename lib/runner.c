@@ -743,10 +743,6 @@ int runner_main(int argc, char **argv)
 
 	/* Leave the device as it was found. */
 	char report[2048];
-	if (dev_open(&g_dev, g_opts.device, g_opts.libv4l2, err, sizeof(err))) {
-		fprintf(stderr, "v4l2-conform: cannot reopen %s to restore it: %s\n", g_opts.device, err);
-		return 1;
-	}
 	struct instance restore_inst = { .name = "run/restore" };
 	static const struct check_def restore_def = { "run/restore", "PE-1",
 		"every control is back to its value from before the run", CHECK_PER_DEVICE, 0, 0, 0, 0, 0 };
@@ -754,6 +750,21 @@ int runner_main(int argc, char **argv)
 	restore_inst.def = &restore_def;
 	restore_inst.suite = &run_suite;
 	struct result *r = new_result(&rs, &restore_inst);
+	if (dev_open(&g_dev, g_opts.device, g_opts.libv4l2, err, sizeof(err))) {
+		/* The device went away (a camera unplugged): every verdict so
+		 * far still goes to results.json, with restore failing. */
+		fprintf(stderr, "v4l2-conform: cannot reopen %s to restore it: %s\n", g_opts.device, err);
+		char msg[700];
+		snprintf(msg, sizeof(msg), "expected the device back to restore its controls, got: %s", err);
+		r->verdict = VERDICT_FAIL;
+		r->message = strdup(msg);
+		print_result(r);
+		run_info(&ri, started, now_s() - t0);
+		if (results_write_json(json, &rs, &ri))
+			fprintf(stderr, "v4l2-conform: cannot write %s: %s\n", json, strerror(errno));
+		rmdir(rec_dir);
+		return 1;
+	}
 	int left = snapshot_restore(&g_dev, &g_model, &g_snap, report, sizeof(report));
 	r->verdict = left ? VERDICT_FAIL : VERDICT_PASS;
 	if (!left)	/* hook: journal.c */
