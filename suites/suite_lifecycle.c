@@ -253,6 +253,11 @@ static void picture_kept(const struct check_ctx *cx)
 	} else {
 		snprintf(when, sizeof(when), "S_FMT to %s and back", lc_format_str(&other, fs, sizeof(fs)));
 		expect_ok(lc_set_format(cx->dev, &cur), "S_FMT back");
+		/* A handle that set the format may now own the stream (uvcvideo
+		 * keeps it until close: uvc_v4l2.c, uvc_acquire_privileges) and
+		 * the picture comes through the capture's own handle. */
+		close_all(cx);
+		reopen(cx);
 		pic_stream_on(&p->cap, cx->dev);
 		pic_note(&r, when);
 		pic_stream_off(&p->cap);
@@ -266,6 +271,8 @@ static void picture_kept(const struct check_ctx *cx)
 		set_input(cx, in);
 		if (have_fmt)
 			lc_set_format(cx->dev, &fmt);
+		close_all(cx);	/* the stream's owner no more (above) */
+		reopen(cx);
 		snprintf(when, sizeof(when), "S_INPUT %u and back to %u", in ? 0 : 1, in);
 		pic_stream_on(&p->cap, cx->dev);
 		pic_note(&r, when);
