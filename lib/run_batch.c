@@ -17,6 +17,19 @@
  * process behind: not a crash, the runner just starts a fresh child. */
 #define EXIT_RESTART 3
 
+/* What the child writes on the pipe when a check starts: its index and
+ * the process running it (in an own-process batch Check's fork mode runs
+ * it in a grandchild, in a process group of its own). */
+struct started {
+	int idx;
+	int pid;
+};
+
+int (*batch_kill)(pid_t pid, int sig) = kill;
+double batch_reap_s = BATCH_REAP_S;
+static pid_t abandoned[64];
+static size_t n_abandoned;
+
 static bool in_shared;
 static jmp_buf end_check;
 static bool end_check_armed;
@@ -130,12 +143,18 @@ static void after_check(void)
 		c_restart = true;
 }
 
+static bool announce(int i)
+{
+	struct started st = { i, (int)getpid() };
+	return write(c_pipe, &st, sizeof(st)) == sizeof(st);
+}
+
 static void shared_test(int i)
 {
 	flush_verdicts();
 	if (c_restart)
 		_exit(EXIT_RESTART);
-	if (write(c_pipe, &i, sizeof(i)) != sizeof(i))
+	if (!announce(i))
 		_exit(EXIT_RESTART);
 	note_open_fds();
 	if (setjmp(end_check))
@@ -145,13 +164,43 @@ static void shared_test(int i)
 	end_check_armed = false;
 }
 
+/* An own-process check, in the grandchild Check's fork mode made for it. */
+static void own_test(int i)
+{
+	if (!announce(i))
+		_exit(EXIT_RESTART);
+	cb->fn(i);
+}
+
+/* A check that starts threads or processes: Check's fork mode, whose
+ * failed assertion in any thread ends the check's process, in a child that
+ * waits for it. The child never touches the device, so the runner can
+ * always kill it, even when the check's own process is stuck in the kernel
+ * (Check would wait for that one for ever). */
+static void own_child_main(const struct batch *b, size_t first)
+{
+	Suite *s = suite_create("own");
+	TCase *tc = tcase_create("own");
+	tcase_set_timeout(tc, 0);	/* the runner keeps the time */
+	TTest tt = { b->names[first], own_test, __FILE__, __LINE__ };
+	_tcase_add_test(tc, &tt, 0, 0, b->idx[first], b->idx[first] + 1);
+	suite_add_tcase(s, tc);
+	c_sr = srunner_create(s);
+	srunner_set_fork_status(c_sr, CK_FORK);
+	srunner_run(c_sr, NULL, NULL, CK_SILENT);
+	flush_verdicts();
+	_exit(0);
+}
+
 static void child_main(const struct batch *b, size_t first, int pipe_fd)
 {
 	cb = b;
 	c_first = first;
 	c_pipe = pipe_fd;
-	in_shared = true;
 	setpgid(0, 0);
+	if (b->own_process)
+		own_child_main(b, first);
+	in_shared = true;
 	Suite *s = suite_create("shared");
 	TCase *tc = tcase_create("shared");
 	tcase_set_timeout(tc, 0);
@@ -209,8 +258,63 @@ static void set_outcome(struct outcome *o, int rtype, const char *msg)
 	o->msg = msg ? strdup(msg) : NULL;
 }
 
-/* Start a child at b->idx[first]; watch it until it ends. Returns the
- * position of the first check it did not finish (b->n when all ran). */
+/* Wait for pid until `until` (CLOCK_MONOTONIC); false if it has not ended. */
+static bool reap_by(pid_t pid, double until, int *status)
+{
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		if (r == pid || (r < 0 && errno == ECHILD))
+			return true;
+		if (now_s() >= until)
+			return false;
+		usleep(10 * 1000);
+	}
+}
+
+static void kill_both(pid_t pid, pid_t gpid)
+{
+	batch_kill(-pid, SIGKILL);
+	batch_kill(pid, SIGKILL);
+	if (gpid > 0 && gpid != pid) {
+		batch_kill(-gpid, SIGKILL);
+		batch_kill(gpid, SIGKILL);
+	}
+}
+
+/* Has a process that is not our child ended? (a grandchild) */
+static bool ended(pid_t pid)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return kill(pid, 0) < 0 && errno == ESRCH;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *st = strrchr(buf, ')');
+	return st && (st[2] == 'Z' || st[2] == 'X');
+}
+
+static void note_abandoned(pid_t pid)
+{
+	if (n_abandoned < sizeof(abandoned) / sizeof(abandoned[0]))
+		abandoned[n_abandoned] = pid;
+	n_abandoned++;
+}
+
+size_t batch_abandoned(const pid_t **pids)
+{
+	if (pids)
+		*pids = abandoned;
+	return n_abandoned;
+}
+
+/* Start a child at b->idx[first]; watch it until it ends, or until it is
+ * killed and, if SIGKILL cannot end it (a sleep in the kernel that nothing
+ * interrupts), left behind: the runner never waits for it unboundedly.
+ * Returns the position of the first check it did not finish (b->n when all
+ * ran). */
 static size_t run_child(const struct batch *b, size_t first, struct outcome *out)
 {
 	int p[2];
@@ -233,6 +337,7 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 		return b->n;
 	}
 	size_t cur = first;	/* position of the check running now */
+	pid_t gpid = 0;		/* the process running it, if not the child */
 	bool started = false, timed_out = false;
 	double deadline = now_s() + b->timeout_s;
 	for (;;) {
@@ -243,39 +348,76 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 			continue;
 		if (r == 0) {
 			timed_out = true;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
 			break;
 		}
-		int i;
-		ssize_t got = read(p[0], &i, sizeof(i));
-		if (got != sizeof(i))
+		struct started st;
+		ssize_t got = read(p[0], &st, sizeof(st));
+		if (got != sizeof(st))
 			break;	/* the child is gone */
-		while (cur < b->n && b->idx[cur] != i)
+		while (cur < b->n && b->idx[cur] != st.idx)
 			cur++;
+		gpid = st.pid;
 		started = true;
 		deadline = now_s() + b->timeout_s;
 	}
 	close(p[0]);
+	/* A child that closed the pipe is exiting: it gets what is left of
+	 * the check's time to do so (closing a streaming handle can take a
+	 * while on an emulated board). One that does not end is killed, and
+	 * one that SIGKILL does not end either is asleep in the kernel for
+	 * good: left behind after batch_reap_s. */
 	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	bool closed = !timed_out;
+	bool reaped = closed && reap_by(pid, deadline, &status);
+	if (!reaped) {
+		if (!timed_out)
+			timed_out = true;
+		kill_both(pid, gpid);
+		reaped = reap_by(pid, now_s() + batch_reap_s, &status);
+	}
+	pid_t stuck = 0;
+	if (!reaped)
+		stuck = pid;
+	else if (timed_out && gpid > 0 && gpid != pid) {
+		/* The child is gone; the check's own process (Check's fork
+		 * mode) is not ours to wait for, but may be stuck as well. */
+		double until = now_s() + batch_reap_s;
+		while (!ended(gpid) && now_s() < until)
+			usleep(10 * 1000);
+		if (!ended(gpid))
+			stuck = gpid;
+	}
+	if (stuck)
+		note_abandoned(stuck);
 	/* Every check the child finished has its verdict in its record. */
-	size_t k = first;
-	for (; k < b->n; k++)
+	size_t end = b->own_process ? first + 1 : b->n, k = first;
+	for (; k < end; k++)
 		if (!read_verdict(b->rec_dir, b->idx[k], &out[k]))
 			break;
-	if (k >= b->n)
-		return b->n;
+	if (k >= end)
+		return end;
 	bool running = started && k == cur;
 	if (timed_out && running) {
-		set_outcome(&out[k], CK_ERROR, "Test timeout expired");
+		char msg[300];
+		int n = snprintf(msg, sizeof(msg), "%s", closed ? "the test process stopped in this check and did not exit within its timeout"
+								: "Test timeout expired");
+		if (stuck)
+			snprintf(msg + n, sizeof(msg) - (size_t)n,
+				 "; its test process (pid %d) did not end within %.0f s of SIGKILL (asleep in the "
+				 "kernel, not interruptible): left behind", (int)stuck, batch_reap_s);
+		set_outcome(&out[k], CK_ERROR, msg);
 		return k + 1;
 	}
 	if (WIFSIGNALED(status) && running) {
 		char msg[128];
 		snprintf(msg, sizeof(msg), "Received signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
 		set_outcome(&out[k], CK_ERROR, msg);
+		return k + 1;
+	}
+	if (!reaped && !running) {
+		/* Stuck before or after a check: nothing to blame a check for,
+		 * but nothing more to expect from that process either. */
+		set_outcome(&out[k], CK_ERROR, "the shared test process was stuck in the kernel before this check started");
 		return k + 1;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_RESTART && !running)

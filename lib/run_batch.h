@@ -20,6 +20,7 @@
 #define V4L2C_RUN_BATCH_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* A verdict as Check reports it. */
 struct outcome {
@@ -34,7 +35,19 @@ struct batch {
 	void (*fn)(int idx);	/* runs one check: the test function */
 	unsigned int timeout_s;	/* per check */
 	const char *rec_dir;	/* record file of instance i: rec_dir/i */
+	bool own_process;	/* each check in a process of its own (Check's
+				 * fork mode, in a child that waits for it) */
 };
+
+/* After a check's timeout the runner kills its process and waits this long
+ * for it to end; a process that SIGKILL does not end (an uninterruptible
+ * sleep in a driver) is left behind, never waited for again. */
+#define BATCH_REAP_S 2.0
+extern double batch_reap_s;
+/* How processes are killed (unit tests replace it to make one unkillable). */
+extern int (*batch_kill)(pid_t pid, int sig);
+/* The processes left behind so far (the first 64 in *pids). */
+size_t batch_abandoned(const pid_t **pids);
 
 /* Run every check of b; out[k] gets the verdict of b->idx[k]. */
 void batch_run(const struct batch *b, struct outcome *out);

@@ -1,7 +1,9 @@
-/* The runner. Each check instance is a Check test of its own (a TTest with
- * the instance's name, looped over exactly its own index), run in fork mode
- * so that a crash or a hang costs one verdict, not the run. One SRunner per
- * check definition gives progress at that granularity. */
+/* The runner. Each check instance is a Check test of its own under the
+ * instance's name, run by lib/run_batch.c: most share a test process, checks
+ * that start threads or processes get one each (Check's fork mode), so that
+ * a crash or a hang costs one verdict, not the run, and a process stuck in
+ * the kernel is left behind instead of waited for. One batch per check
+ * definition gives progress at that granularity. */
 #include "runner.h"
 #include "ctrl_snapshot.h"
 #include "ctrl_type.h"
@@ -41,7 +43,6 @@ struct instance {
 	const struct ctrl *ctrl;
 	long item;
 	const char *why;	/* not NULL: registered as skipped */
-	TTest tt;
 };
 
 static struct instance *inst;
@@ -353,33 +354,7 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 	/* The verdict of each instance that runs, in the order they run. */
 	struct outcome *out = calloc(n_run + 1, sizeof(*out));
 	unsigned int timeout = d->timeout_s ? d->timeout_s : g_opts.timeout_s;
-	if (n_run && own_process(d)) {
-		Suite *s = suite_create(inst[first].suite->name);
-		TCase *tc = tcase_create(d->name);
-		tcase_set_timeout(tc, timeout);
-		for (size_t i = first; i < end; i++) {
-			if (inst[i].why)
-				continue;
-			inst[i].tt = (TTest){ inst[i].name, instance_fn, __FILE__, __LINE__ };
-			_tcase_add_test(tc, &inst[i].tt, 0, 0, (int)i, (int)i + 1);
-		}
-		suite_add_tcase(s, tc);
-		SRunner *sr = srunner_create(s);
-		srunner_set_fork_status(sr, CK_FORK);
-		srunner_run(sr, NULL, NULL, CK_SILENT);
-		TestResult **tr = srunner_results(sr);
-		/* Check reports results in the order the tests ran, which is
-		 * the order they were added. */
-		for (int k = 0; k < srunner_ntests_run(sr) && (size_t)k < n_run; k++) {
-			out[k].rtype = tr_rtype(tr[k]);
-			out[k].msg = tr_rtype(tr[k]) == CK_PASS ? NULL : strdup(tr_msg(tr[k]));
-		}
-		for (size_t k = (size_t)srunner_ntests_run(sr); k < n_run; k++) {
-			out[k].rtype = -1;
-		}
-		free(tr);
-		srunner_free(sr);
-	} else if (n_run) {
+	if (n_run) {
 		int *idx = calloc(n_run, sizeof(*idx));
 		const char **names = calloc(n_run, sizeof(*names));
 		size_t k = 0;
@@ -388,7 +363,7 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 				idx[k] = (int)i;
 				names[k++] = inst[i].name;
 			}
-		struct batch b = { idx, names, n_run, instance_fn, timeout, rec_dir };
+		struct batch b = { idx, names, n_run, instance_fn, timeout, rec_dir, own_process(d) };
 		batch_run(&b, out);
 		free(idx);
 		free(names);
@@ -732,6 +707,19 @@ int runner_main(int argc, char **argv)
 		i = j;
 		if (wedge_end_run(&rs, i))	/* hook: wedge.c */
 			break;
+	}
+	/* The last check has no next check to find the device wedged: ask now,
+	 * before the restore opens it (a wedged device would hang the runner). */
+	const pid_t *stuck;
+	size_t n_stuck = batch_abandoned(&stuck);
+	if (!wedged && wedge_after_run(g_opts.device, n_stuck > 0))	/* hook: wedge.c */
+		wedge_end_run(&rs, n_inst);
+	if (n_stuck) {
+		printf("note: %zu test process(es) did not end after SIGKILL (asleep in the kernel) and were left behind:",
+		       n_stuck);
+		for (size_t k = 0; k < n_stuck && k < 64; k++)
+			printf(" %d", (int)stuck[k]);
+		printf("\n");
 	}
 	if (wedged) {
 		run_info(&ri, started, now_s() - t0);

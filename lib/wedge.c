@@ -110,27 +110,48 @@ int wedge_probe(const char *device, double timeout_s, char *why, size_t len)
 	return 1;
 }
 
+/* The last check ended inside an ioctl (or a process was left behind,
+ * `anyway`): does the device still answer? */
+static bool probe_after(const char *device, bool anyway)
+{
+	if (!page->in_flight && !anyway)
+		return false;
+	char buf[32], why[200];
+	const char *what = page->in_flight ? wedge_ioctl_name(page->in_flight, buf, sizeof(buf)) : NULL;
+	if (wedge_probe(device, wedge_probe_s, why, sizeof(why))) {
+		if (what)
+			snprintf(page->msg, sizeof(page->msg),
+				 "the device stopped answering: %s ended inside %s (its timeout), and %s", page->check,
+				 what, why);
+		else
+			snprintf(page->msg, sizeof(page->msg),
+				 "the device stopped answering: a test process was left asleep in the kernel after %s, and %s",
+				 page->check, why);
+		page->wedged = 1;
+		return true;
+	}
+	page->in_flight = 0;
+	return false;
+}
+
 bool wedge_before_check(const char *device, const char *check)
 {
 	if (!page)
 		return false;
 	if (page->wedged)
 		return true;
-	if (page->in_flight) {
-		/* The previous check was killed inside an ioctl: its timeout. */
-		char buf[32], why[200];
-		const char *what = wedge_ioctl_name(page->in_flight, buf, sizeof(buf));
-		if (wedge_probe(device, wedge_probe_s, why, sizeof(why))) {
-			snprintf(page->msg, sizeof(page->msg),
-				 "the device stopped answering: %s ended inside %s (its timeout), and %s", page->check,
-				 what, why);
-			page->wedged = 1;
-			return true;
-		}
-		page->in_flight = 0;
-	}
+	/* The previous check was killed inside an ioctl: its timeout. */
+	if (probe_after(device, false))
+		return true;
 	snprintf(page->check, sizeof(page->check), "%s", check);
 	return false;
+}
+
+bool wedge_after_run(const char *device, bool anyway)
+{
+	if (!page)
+		return false;
+	return page->wedged || probe_after(device, anyway);
 }
 
 const char *wedge_reason(void)

@@ -34,6 +34,11 @@ extern double wedge_probe_s;
  * (the check must be skipped with wedge_reason()). */
 bool wedge_before_check(const char *device, const char *check);
 const char *wedge_reason(void);
+/* Hook, runner after the last check, before it touches the device again:
+ * the same question for the last check, which has no next check to ask it
+ * (also when nothing was in flight but `anyway`: a test process was left
+ * asleep in the kernel). True when the device is wedged. */
+bool wedge_after_run(const char *device, bool anyway);
 /* Hook, runner after each check definition: true once the device is wedged;
  * msg gets the run/device-wedged message. */
 bool wedge_detected(char *msg, size_t len);

@@ -1,7 +1,10 @@
 /* The shared test process (lib/run_batch.c): a failed assertion, a crash
  * and a hang each cost exactly their own check; a skip ends a check without
  * a failure; what a check leaves open is closed before the next; a check
- * that leaves a thread running sends the next one to a fresh process. */
+ * that leaves a thread running sends the next one to a fresh process; a
+ * check whose process SIGKILL cannot end (asleep in the kernel for good) is
+ * left behind after a bounded wait, in the shared process and in Check's
+ * fork mode alike, and the rest of the batch runs. */
 #include "unit.h"
 #include "run_batch.h"
 #include <fcntl.h>
@@ -10,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static char shared_file[256];	/* checks leave what they saw here */
@@ -87,12 +91,124 @@ START_TEST(each_check_costs_only_itself)
 }
 END_TEST
 
+/* ---- a process that SIGKILL cannot end ----
+ * A driver's uninterruptible sleep cannot be made on the host: the check
+ * names its process in a file, and the runner's kill() leaves that one
+ * alone. Before the runner bounded its waits, these tests hung. */
+static char unkillable_file[256];
+
+static long unkillable_pid(void)
+{
+	long pid = 0;
+	FILE *f = fopen(unkillable_file, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &pid) != 1)
+			pid = 0;
+		fclose(f);
+	}
+	return pid;
+}
+
+static int fake_kill(pid_t pid, int sig)
+{
+	long u = unkillable_pid();
+	if (u && (pid == u || pid == -u))
+		return 0;	/* "asleep in the kernel": the signal does nothing */
+	return kill(pid, sig);
+}
+
+static void c_unkillable(void)
+{
+	FILE *f = fopen(unkillable_file, "w");
+	fprintf(f, "%ld\n", (long)getpid());
+	fclose(f);
+	note("pid %ld\n", (long)getpid());
+	sleep(60);
+}
+
+static void (*const table2[])(void) = { c_pass, c_unkillable, c_fail, c_pass };
+enum { N2 = sizeof(table2) / sizeof(table2[0]) };
+
+static void dispatch2(int i) { table2[i](); }
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void run_with_unkillable(bool own_process)
+{
+	char dir[] = "/tmp/v4l2c-batch-XXXXXX";
+	ck_assert(mkdtemp(dir));
+	snprintf(shared_file, sizeof(shared_file), "%s/seen", dir);
+	snprintf(unkillable_file, sizeof(unkillable_file), "%s/unkillable", dir);
+	int idx[N2];
+	const char *names[N2];
+	for (int i = 0; i < N2; i++) {
+		idx[i] = i;
+		names[i] = "check";
+	}
+	struct outcome out[N2] = { { 0 } };
+	struct batch b = { idx, names, N2, dispatch2, 1, dir, own_process };
+	batch_kill = fake_kill;
+	batch_reap_s = 0.3;
+	size_t before = batch_abandoned(NULL);
+	double t0 = now_s();
+	batch_run(&b, out);
+	double took = now_s() - t0;
+	long stuck = unkillable_pid();
+	kill((pid_t)stuck, SIGKILL);	/* the test's own clean-up */
+	ck_assert_msg(took < 4, "the batch took %.1f s: the runner waited for the unkillable process", took);
+	ck_assert_int_eq(out[0].rtype, CK_PASS);
+	ck_assert_int_eq(out[1].rtype, CK_ERROR);
+	ck_assert_msg(strstr(out[1].msg, "Test timeout expired") && strstr(out[1].msg, "left behind"), "%s", out[1].msg);
+	char pid[32];
+	snprintf(pid, sizeof(pid), "pid %ld", stuck);
+	ck_assert_msg(strstr(out[1].msg, pid), "names %s: %s", pid, out[1].msg);
+	ck_assert_int_eq(out[2].rtype, CK_FAILURE);
+	ck_assert_str_eq(out[2].msg, "expected 1, got 2");
+	ck_assert_int_eq(out[3].rtype, CK_PASS);
+	const pid_t *pids;
+	ck_assert_int_eq(batch_abandoned(&pids), before + 1);
+	ck_assert_int_eq(pids[before], stuck);
+	batch_kill = kill;
+}
+
+START_TEST(unkillable_shared_process_is_left_behind)
+{
+	run_with_unkillable(false);
+}
+END_TEST
+
+/* Checks with threads or processes: Check's fork mode would wait for the
+ * stuck process for ever; its waiting child is killed instead. */
+START_TEST(unkillable_own_process_is_left_behind)
+{
+	run_with_unkillable(true);
+	/* each check had a process of its own */
+	FILE *f = fopen(shared_file, "r");
+	long pid[2] = { 0 };
+	int np = 0;
+	char line[128];
+	while (fgets(line, sizeof(line), f))
+		if (np < 2 && sscanf(line, "pid %ld", &pid[np]) == 1)
+			np++;
+	fclose(f);
+	ck_assert_int_eq(np, 2);
+	ck_assert_msg(pid[0] != pid[1], "own processes");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("run_batch");
 	TCase *tc = tcase_create("batch");
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, each_check_costs_only_itself);
+	tcase_add_test(tc, unkillable_shared_process_is_left_behind);
+	tcase_add_test(tc, unkillable_own_process_is_left_behind);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
