@@ -28,6 +28,14 @@ COLUMNS = ["bug", "kind", "rule", "expected_checks", "status", "description"]
 KINDS = ("ioctl", "image")
 STATUSES = ("caught", "uncaught", "warn")
 BASELINE = "none"
+# Bugs that leave a process asleep in the kernel for good: the module can
+# never be unloaded and the device never answers again, so each runs last in
+# its boot, with panic_on_oops off (the board boots with oops=panic) and a
+# shorter check timeout (the run must end in bounded time; how bounded is
+# what these bugs test), and v4l2-compliance is not run after it (it would
+# wait for the device for ever).
+LAST_IN_BOOT = ("g-ctrl-null-deref", "s-ctrl-sleeps-forever")
+LAST_IN_BOOT_TIMEOUT_S = 10
 # Warnings that come from the emulated board, not from the bug: kernel timing
 # messages under TCG and probes that passed on their retry. They never make a
 # 'warn' bug's result, unless its patterns name them.
@@ -109,23 +117,36 @@ def batch_script(bugs, device="/dev/video0", conform_args="", only=None, complia
     if compliance:
         # v4l2-compliance has no guard against a NEXT_CTRL walk that never
         # ends: it loops until killed (or runs out of memory).
-        lines += [f"  timeout 120 stdbuf -oL v4l2-compliance -d {device} > $d/compliance.txt 2>&1",
-                  "  echo $? > $d/compliance.exit"]
+        lines += ["  if [ -e /tmp/wedged-for-good ]; then",
+                  "    echo 'not run: the bug leaves the device wedged for good' > $d/compliance.txt",
+                  "  else",
+                  f"    timeout 120 stdbuf -oL v4l2-compliance -d {device} > $d/compliance.txt 2>&1",
+                  "    echo $? > $d/compliance.exit",
+                  "  fi"]
     lines += [
         "  cut -d' ' -f1 /proc/uptime > $d/t1",
         "  rmmod v4l2c_fixture; echo $? > $d/rmmod.exit",
         "  dmesg -c > $d/dmesg.txt",
         "}",
     ]
-    lines += [f"run_bug {b} {only.get(b, '')}".rstrip() for b in bugs]
+    for b in bugs:
+        if b in LAST_IN_BOOT:
+            # An Oops must kill the test process, not the board.
+            lines.append("echo 0 > /proc/sys/kernel/panic_on_oops; touch /tmp/wedged-for-good")
+            lines.append(f"run_bug {b} {only.get(b, '')} -t {LAST_IN_BOOT_TIMEOUT_S}")
+        else:
+            lines.append(f"run_bug {b} {only.get(b, '')}".rstrip())
     return "\n".join(lines) + "\n"
 
 
 def split_batches(bugs, n):
     """n batches of about equal size; each starts with the baseline, so every
-    boot proves its own clean state."""
-    rest = [b for b in bugs if b != BASELINE]
-    return [[BASELINE] + rest[i::n] for i in range(n)]
+    boot proves its own clean state. The LAST_IN_BOOT bugs end batches,
+    one per batch (more than n of them would need more boots)."""
+    rest = [b for b in bugs if b != BASELINE and b not in LAST_IN_BOOT]
+    last = [b for b in bugs if b in LAST_IN_BOOT]
+    assert len(last) <= n, f"{len(last)} bugs that wedge the board for good need {len(last)} boots"
+    return [[BASELINE] + rest[i::n] + last[i:i + 1] for i in range(n)]
 
 
 def run_batches(bugs, root, n=2, timeout=3000, only=None, compliance=True):
@@ -196,15 +217,19 @@ class BugRun:
             out.append("insmod failed")
         elif not self.ran:
             out.append(f"no results.json (v4l2-conform exit {self._text('conform.exit')})")
-        if self.path.exists() and self._text("rmmod.exit") not in (None, "0"):
+        # A LAST_IN_BOOT bug keeps the module busy for good (its stuck
+        # process holds the device open): that is the bug, not a broken run.
+        if self.path.exists() and self._text("rmmod.exit") not in (None, "0") and self.bug not in LAST_IN_BOOT:
             out.append(f"rmmod failed ({self._text('rmmod.exit')})")
         dmesg = self._text("dmesg.txt") or ""
         complaints = [l for l in dmesg.splitlines() if any(k in l for k in vboard.KERNEL_COMPLAINTS)]
         # A kernel report the suite itself turned into a failing verdict
         # (lib/kmsg_judge.c: "kernel: ...") is what the bug is about, not a
         # broken run.
-        if complaints and self.ran and any("kernel: " in (r.get("message") or "")
-                                           for r in self.verdicts().values() if r["verdict"] == "fail"):
+        # So is a hung task left behind by a device the suite found wedged
+        # (run/device-wedged).
+        if complaints and self.ran and any("kernel: " in (r.get("message") or "") or n == "run/device-wedged"
+                                           for n, r in self.verdicts().items() if r["verdict"] == "fail"):
             complaints = []
         return out + complaints
 

@@ -141,3 +141,74 @@ def test_bug_is_detected(runs, row):
     msgs = [f"{n}: {v[n]['message']}" for n in stray]
     assert not stray, "collateral, not in expected_checks:\n  " + "\n  ".join(msgs)
     assert not idle, f"expected_checks that matched nothing: {idle}; got {sorted(hits)}"
+
+
+# -- reports of the runs that end badly ---------------------------------------
+
+def _write_reports(run, out):
+    """Every report writer on a bug's results.json; the JUnit XML must pass
+    reports/junit.xsd."""
+    import html_report
+    import junit
+    import tap
+    res = run.path / "conform" / "results.json"
+    assert junit.main([str(res), str(out / "junit.xml")]) == 0
+    assert tap.main([str(res), str(out / "results.tap")]) == 0
+    assert html_report.main([str(res), str(out / "report.html")]) == 0
+    errors = junit.schema_errors(out / "junit.xml")
+    assert errors is None, f"bug={run.bug}: junit.xml against reports/junit.xsd: {errors}"
+
+
+def test_hostile_names_reports_valid(runs, tmp_path):
+    """Control and menu names with NULs, control characters, bytes that are
+    not UTF-8, <script>, ]]> and quotes (bug=hostile-names): every report
+    is written and junit.xml is JUnit XML by the schema."""
+    run = runs["hostile-names"]
+    _usable(run)
+    _write_reports(run, tmp_path)
+
+
+# How long a run that wedges for good may take in the guest: the checks
+# before the wedge (a few seconds), two check timeouts (the check that
+# wedged, the bounded wait for its process), the 5 s probe, and slack for a
+# loaded two-core host. Without the bounded waits it never ends (900 s).
+WEDGE_RUN_BOUND_S = 2 * fb.LAST_IN_BOOT_TIMEOUT_S + 5 + 30
+
+
+@pytest.mark.parametrize("bug", fb.LAST_IN_BOOT)
+def test_wedged_for_good_ends_in_bounded_time(runs, bug, tmp_path):
+    """A test process asleep in the kernel for good (bug=g-ctrl-null-deref:
+    an Oops with the lock held; bug=s-ctrl-sleeps-forever: an msleep loop
+    in the last check of the run) costs its check and ends the run: exit 1
+    in bounded time, run/device-wedged naming the check and the ioctl, the
+    stuck process left behind, every report written."""
+    run = runs[bug]
+    _usable(run)
+    assert run._text("conform.exit") == "1", f"v4l2-conform exit {run._text('conform.exit')}"
+    took = float(run._text("t1")) - float(run._text("t0"))
+    print(f"\nbug={bug}: the run took {took:.1f} s in the guest")
+    assert took < WEDGE_RUN_BOUND_S, f"the run took {took:.1f} s"
+    v = run.verdicts()
+    wedged = v.get("run/device-wedged")
+    assert wedged and wedged["verdict"] == "fail", "no run/device-wedged failure"
+    culprit = {"g-ctrl-null-deref": ("getset/get-in-range/test-integer", "VIDIOC_G_CTRL"),
+               "s-ctrl-sleeps-forever": ("getset/roundtrip/test-pattern", "VIDIOC_S_CTRL")}[bug]
+    assert f"{culprit[0]} ended inside {culprit[1]}" in wedged["message"], wedged["message"]
+    check = v[culprit[0]]
+    assert check["verdict"] == "fail", check
+    assert "left behind" in check["message"], check["message"]
+    assert "left behind" in (run._text("conform.log") or "")
+    names = [n for n in v if n not in ("run/device-wedged",) and not n.startswith("kernel/")]
+    if bug == "g-ctrl-null-deref":
+        # The Oops fails the check that caused it, with its faulting function,
+        # and the checks after it are skipped, not waited for.
+        assert "kernel: BUG: kernel NULL pointer dereference" in check["message"], check["message"]
+        assert "fx_wedge_g_ctrl" in check["message"], check["message"]
+        after = names[names.index(culprit[0]) + 1:]
+        assert after and all(v[n]["verdict"] == "skip" and "device stopped answering" in v[n]["message"]
+                             for n in after), after
+    else:
+        # The wedging check is the run's last: only the end of the run can
+        # find the device wedged (no check comes after it to ask).
+        assert names[-1] == culprit[0], names[-5:]
+    _write_reports(run, tmp_path)

@@ -110,6 +110,40 @@ def test_junit(tmp_path):
     assert cases["getset/a/c"].find("skipped") is not None
     assert "legacy" in cases["enum/q/x"].find("system-out").text
     assert len(cases["enum/q/y"]) == 0
+    assert junit.schema_errors(out) is None, junit.schema_errors(out)
+
+
+# JUnit documents reports/junit.xsd must refuse: a writer's mistake shows in
+# make test, not as a CI server's silent drop.
+BAD_JUNIT = {
+    "case without a name": '<testsuites><testsuite name="s" tests="1"><testcase classname="c"/></testsuite></testsuites>',
+    "time not a number": '<testsuites><testsuite name="s" tests="1"><testcase name="t" time="1,5s"/></testsuite></testsuites>',
+    "negative count": '<testsuites><testsuite name="s" tests="1" failures="-1"><testcase name="t"/></testsuite></testsuites>',
+    "unknown outcome": '<testsuites><testsuite name="s" tests="1"><testcase name="t"><flaky/></testcase></testsuite></testsuites>',
+    "case outside a suite": '<testsuites><testcase name="t"/></testsuites>',
+    "suite without tests": '<testsuites><testsuite name="s"/></testsuites>',
+    "properties after cases": '<testsuites><testsuite name="s" tests="1"><testcase name="t"/><properties/></testsuite></testsuites>',
+}
+
+
+@pytest.mark.parametrize("why", BAD_JUNIT)
+def test_junit_schema_refuses(tmp_path, why):
+    p = tmp_path / "bad.xml"
+    p.write_text(BAD_JUNIT[why])
+    assert junit.schema_errors(p), f"{why}: accepted by reports/junit.xsd"
+
+
+def test_junit_schema_accepts_the_usual_forms(tmp_path):
+    """What Jenkins and Ant write: errors, system-err, timestamps, a bare testsuite."""
+    p = tmp_path / "ok.xml"
+    for doc in ('<testsuites name="n" tests="2" failures="0" errors="1" time="0.5"><testsuite name="s" tests="2" '
+                'errors="1" skipped="0" timestamp="2026-12-04T19:00:00" hostname="h"><properties><property name="a" '
+                'value="b"/></properties><testcase name="t" classname="c" time="0.25"><error message="m" type="E">'
+                'trace</error><system-err>x</system-err></testcase><testcase name="u"><skipped/></testcase>'
+                '<system-out>o</system-out></testsuite></testsuites>',
+                '<testsuite name="s" tests="0"/>'):
+        p.write_text(doc)
+        assert junit.schema_errors(p) is None, junit.schema_errors(p)
 
 
 def test_tap(tmp_path):
@@ -198,13 +232,12 @@ def test_printable_escapes_what_reports_cannot_carry():
 
 
 def test_junit_hostile_valid_xml(tmp_path, hostile_json):
-    import shutil
     import subprocess
     out = tmp_path / "j.xml"
     assert junit.main([str(hostile_json), str(out)]) == 0
-    if shutil.which("xmllint"):
-        r = subprocess.run(["xmllint", "--noout", str(out)], capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr
+    r = subprocess.run(["xmllint", "--noout", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert junit.schema_errors(out) is None, junit.schema_errors(out)
     cases = [c for s in ET.parse(out).getroot() for c in s if c.tag == "testcase"]
     assert len(cases) == 4 * len(HOSTILE)
     assert sum(c.find("failure") is not None for c in cases) == len(HOSTILE)

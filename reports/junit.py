@@ -45,6 +45,18 @@ def to_junit(data):
     return ET.ElementTree(root)
 
 
+SCHEMA = Path(__file__).resolve().parent / "junit.xsd"
+
+
+def schema_errors(xml_path, schema=SCHEMA):
+    """xmllint's complaints when xml_path is not JUnit XML as reports/junit.xsd
+    describes it, or None when it is (libxml2-utils; tools/deps.sh test)."""
+    import subprocess
+    r = subprocess.run(["xmllint", "--noout", "--schema", str(schema), str(xml_path)],
+                       capture_output=True, text=True, errors="replace")
+    return None if r.returncode == 0 else (r.stderr.strip() or f"xmllint exit {r.returncode}")
+
+
 def main(argv):
     if len(argv) != 2:
         print("usage: junit.py RESULTS.json OUT.xml", file=sys.stderr)
