@@ -26,6 +26,18 @@ static enum kind kind_of(const char *t)
 	return K_NONE;
 }
 
+/* After an Oops' "---[ end trace ]---" x86 dumps the registers again, and
+ * the exit of the killed task may add a note: still that report. */
+static bool oops_tail(const char *t)
+{
+	static const char *const p[] = { "RIP: ", "Code: ", "RSP: ", "RAX: ", "RDX: ", "RBP: ", "R10: ", "R13: ",
+					 "FS: ", "CS: ", "CR2: ", "PKRU: " };
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		if (starts(t, p[i]))
+			return true;
+	return starts(t, "note: ") && strstr(t, " exited with ");
+}
+
 /* A frame of a call trace, "  ? func+0x1a/0x50 [module]": the function
  * (with its module), or NULL. */
 static bool frame_func(const char *t, char *out, size_t len)
@@ -76,6 +88,8 @@ size_t kjudge_reports(const struct kmsg_rec *r, size_t n, struct kreport *out, s
 		struct kreport *rep = &out[k++];
 		memset(rep, 0, sizeof(*rep));
 		rep->first = i;
+		rep->kills = starts(r[i].text, "Oops") || starts(r[i].text, "general protection fault") ||
+			     starts(r[i].text, "kernel BUG at");
 		rep->t = r[i].t;
 		char func[160] = "", culprit[160] = "", f[160];
 		bool media = false, hung = starts(r[i].text, "INFO: task ");
@@ -100,8 +114,13 @@ size_t kjudge_reports(const struct kmsg_rec *r, size_t n, struct kreport *out, s
 				if (!culprit[0] && !sleep_frame(f) && !starts(fr, "RIP: ") && fr[0] != '?')
 					snprintf(culprit, sizeof(culprit), "%s", f);
 			}
+			if (starts(r[j].text, "Oops") || starts(r[j].text, "general protection fault") ||
+			    starts(r[j].text, "kernel BUG at"))
+				rep->kills = true;
 			if (kj == K_END) {
 				j++;
+				while (j < n && rep->kills && oops_tail(r[j].text))
+					j++;
 				break;
 			}
 		}
@@ -183,6 +202,13 @@ int kjudge_apply(int fd, struct result *res, const char *dir, size_t first, size
 		int p = report_pid(r, &rep[k]);
 		for (size_t i = 0; p && i < n; i++)
 			if (pid[i] == p && (who == n || (start[i] && start[i] <= rep[k].t)))
+				who = i;
+		/* An Oops kills the process it names: no later check ran in
+		 * it, so it is the last one that started there (the kernel's
+		 * and the runner's clocks differ by more than a quick check
+		 * lasts). */
+		for (size_t i = 0; p && rep[k].kills && i < n; i++)
+			if (pid[i] == p)
 				who = i;
 		for (size_t i = 0; who == n && i < n; i++)
 			if (start[i] && start[i] <= rep[k].t && (i + 1 == n || !start[i + 1] || start[i + 1] > rep[k].t))

@@ -19,6 +19,7 @@ struct kreport {
 	size_t first, end;	/* records [first, end) */
 	double t;		/* when its first line was logged */
 	bool fatal;		/* fails the check that was running */
+	bool kills;		/* an Oops: the process it names died there */
 	char summary[300];	/* "BUG: kernel NULL pointer dereference ... in fx_s_ctrl [v4l2c_fixture]" */
 };
 

@@ -126,6 +126,40 @@ START_TEST(test_kasan_is_fatal)
 }
 END_TEST
 
+/* Debian 6.1 on the board (bug=g-ctrl-null-deref): after the end of the
+ * trace the registers come again, then the killed task's exit note; none of
+ * it is a kernel warning of its own. */
+START_TEST(test_oops_register_dump_after_the_trace)
+{
+	static const char *const log[] = {
+		"BUG: kernel NULL pointer dereference, address: 0000000000000060",
+		"Oops: 0000 [#1] PREEMPT SMP NOPTI",
+		"CPU: 0 PID: 141 Comm: v4l2-conform Tainted: G           OE      6.1.0-57-amd64 #1  Debian 6.1.192-3",
+		"RIP: 0010:fx_wedge_g_ctrl.cold+0xf/0x3dd [v4l2c_fixture]",
+		"Call Trace:",
+		" <TASK>",
+		" fx_g_ctrl+0xbc/0x100 [v4l2c_fixture]",
+		" </TASK>",
+		"Modules linked in: v4l2c_fixture(OE) videodev mc",
+		"CR2: 0000000000000060",
+		"---[ end trace 0000000000000000 ]---",
+		"RIP: 0010:fx_wedge_g_ctrl.cold+0xf/0x3dd [v4l2c_fixture]",
+		"Code: 95 c3 c9 48 c7 c7 80 60 3e c0 <48> 8b 43 60 5b c3",
+		"RSP: 0018:ff5ec270005b3a40 EFLAGS: 00000246",
+		"RAX: 000000000000004f RBX: 0000000000000000 RCX: c0000000ffffefff",
+		"FS:  000000001e7bb3c0(0000) GS:ff2dc1c17e200000(0000) knlGS:0000000000000000",
+		"CR2: 0000000000000060 CR3: 00000000026c4000 CR4: 0000000000751ef0",
+		"PKRU: 55555554",
+		"note: v4l2-conform[141] exited with irqs disabled",
+		"v4l2c-fixture: an unrelated line",
+	};
+	ck_assert_uint_eq(JUDGE(log), 1);
+	ck_assert(rep[0].fatal && rep[0].kills);
+	ck_assert_uint_eq(rep[0].end, 19);
+	ck_assert_msg(strstr(rep[0].summary, "in fx_wedge_g_ctrl.cold [v4l2c_fixture]"), "%s", rep[0].summary);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("kmsg_judge");
@@ -135,6 +169,7 @@ int main(void)
 	tcase_add_test(tc, test_hung_task_names_the_sleeper);
 	tcase_add_test(tc, test_plain_stack_dump_is_not_a_report);
 	tcase_add_test(tc, test_kasan_is_fatal);
+	tcase_add_test(tc, test_oops_register_dump_after_the_trace);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
