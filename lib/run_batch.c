@@ -172,47 +172,33 @@ static void own_test(int i)
 	cb->fn(i);
 }
 
-/* A check that starts threads or processes: Check's fork mode, whose
- * failed assertion in any thread ends the check's process, in a child that
- * waits for it. The child never touches the device, so the runner can
- * always kill it, even when the check's own process is stuck in the kernel
- * (Check would wait for that one for ever). */
-static void own_child_main(const struct batch *b, size_t first)
-{
-	Suite *s = suite_create("own");
-	TCase *tc = tcase_create("own");
-	tcase_set_timeout(tc, 0);	/* the runner keeps the time */
-	TTest tt = { b->names[first], own_test, __FILE__, __LINE__ };
-	_tcase_add_test(tc, &tt, 0, 0, b->idx[first], b->idx[first] + 1);
-	suite_add_tcase(s, tc);
-	c_sr = srunner_create(s);
-	srunner_set_fork_status(c_sr, CK_FORK);
-	srunner_run(c_sr, NULL, NULL, CK_SILENT);
-	flush_verdicts();
-	_exit(0);
-}
-
+/* The child: the checks from `first` on in one process (Check's no-fork
+ * mode), or, for an own-process batch, the check at `first` alone in Check's
+ * fork mode, whose failed assertion in any thread ends the check's process.
+ * That child never touches the device, so the runner can always kill it,
+ * even when the check's own process is stuck in the kernel (Check would
+ * wait for that one for ever). Verdicts go to the records; then it ends. */
 static void child_main(const struct batch *b, size_t first, int pipe_fd)
 {
 	cb = b;
 	c_first = first;
 	c_pipe = pipe_fd;
 	setpgid(0, 0);
-	if (b->own_process)
-		own_child_main(b, first);
-	in_shared = true;
-	Suite *s = suite_create("shared");
-	TCase *tc = tcase_create("shared");
-	tcase_set_timeout(tc, 0);
-	tcase_add_checked_fixture(tc, NULL, after_check);
-	TTest *tt = calloc(b->n - first, sizeof(*tt));
-	for (size_t k = first; k < b->n; k++) {
-		tt[k - first] = (TTest){ b->names[k], shared_test, __FILE__, __LINE__ };
+	in_shared = !b->own_process;
+	size_t end = b->own_process ? first + 1 : b->n;
+	Suite *s = suite_create("batch");
+	TCase *tc = tcase_create("batch");
+	tcase_set_timeout(tc, 0);	/* the runner keeps the time */
+	if (in_shared)
+		tcase_add_checked_fixture(tc, NULL, after_check);
+	TTest *tt = calloc(end - first, sizeof(*tt));
+	for (size_t k = first; k < end; k++) {
+		tt[k - first] = (TTest){ b->names[k], in_shared ? shared_test : own_test, __FILE__, __LINE__ };
 		_tcase_add_test(tc, &tt[k - first], 0, 0, b->idx[k], b->idx[k] + 1);
 	}
 	suite_add_tcase(s, tc);
 	c_sr = srunner_create(s);
-	srunner_set_fork_status(c_sr, CK_NOFORK);
+	srunner_set_fork_status(c_sr, in_shared ? CK_NOFORK : CK_FORK);
 	srunner_run(c_sr, NULL, NULL, CK_SILENT);
 	flush_verdicts();
 	_exit(0);
