@@ -116,8 +116,9 @@ static void attempt_keeps(struct probe *p, struct outcome *o, unsigned keep, con
 		if (!s.total || (double)s.n / s.total < JUDGE_PCT_OUTLIERS / 100)
 			continue;
 		judged++;
-		outcome_point(o, "mean luma shift", (double)w, s.dy);
-		outcome_point(o, "mean chroma magnitude change", (double)w, s.dmag);
+		/* One point per value (the frames-per-point figure counts them). */
+		outcome_point(o, keep & SIDE_KEEP_CHROMA ? "mean chroma magnitude change" : "mean luma shift", (double)w,
+			      keep & SIDE_KEEP_CHROMA ? s.dmag : s.dy);
 		double moved, tol;
 		const char *name = side_moved(&s, &t, keep, &moved, &tol);
 		if (name) {
