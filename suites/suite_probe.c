@@ -10,7 +10,7 @@
  *  - the board profile's scene settings are applied, capture starts, and the
  *    first frame made after them is waited for (spec section 18 stale-frame
  *    rule, lib/capture.c);
- *  - the noise floor: NOISE_FRAMES frames at the original value; every
+ *  - the noise floor: PROBE_NOISE_FRAMES frames at the original value; every
  *    tolerance is half a code value (8-bit quantisation) plus JUDGE_NOISE_K
  *    standard deviations of the statistic over those frames, nothing else;
  *  - the latency: after the first change, frames until the image changes
@@ -21,7 +21,7 @@
  *    clipped throughout, a flat or symmetric scene: inconclusive (skip);
  *  - luma controls must also act as a tone curve: per input level the median
  *    output keeps the levels in order (catches wrap-around);
- *  - flips are compared forgiving displacements of up to MIRROR_SHIFT pixels
+ *  - flips are compared forgiving displacements of up to PROBE_MIRROR_SHIFT pixels
  *    (pixel-pair readout; vivid moves one pixel per bar edge);
  *  - returning to the original value must bring the statistic back;
  *  - a failure is measured once more (flaky boards): passing the second
@@ -32,6 +32,7 @@
 #include "ctrl_type.h"
 #include "ctrl_value.h"
 #include "probe_judge.h"
+#include "probe_session.h"
 #include "profile.h"
 #include "profile_scene.h"
 #include "registry.h"
@@ -48,259 +49,10 @@
 #include <string.h>
 #include <strings.h>
 
-#define NOISE_FRAMES 5		/* frames at one setting for the noise floor */
 /* the decision constants (JUDGE_NOISE_K, JUDGE_HALF_CODE, ...) are lib/probe_judge.h's */
-#define MIRROR_SHIFT 2		/* pixels a flip may move the image by (a 4:2:2 or Bayer pixel pair) */
-#define MAX_POINTS 64
 #define MAX_ITEMS 64
 
 static const double PI = 3.14159265358979323846;
-
-/* ---------- the probe session (one per check instance) ---------- */
-
-struct probe {
-	const struct check_ctx *cx;
-	const struct ctrl *c;
-	const struct profile *prof;
-	struct capture cap;
-	bool cap_open;
-	struct roi roi;
-	unsigned extra;		/* frames to wait beyond the queue after a change (latency) */
-	int latency;		/* frames from a change to its effect, -1 not measured */
-	bool latency_done;
-	bool latency_noted;	/* 'not measured' said once */
-	struct frame f;		/* scratch */
-	int64_t orig;
-};
-
-static struct probe *g_probe;	/* for the exit handler */
-
-static void close_capture(void)
-{
-	if (g_probe && g_probe->cap_open) {
-		capture_close(&g_probe->cap);
-		g_probe->cap_open = false;
-	}
-}
-
-/* What an attempt found. */
-enum outcome_kind { OUT_PASS, OUT_FAIL, OUT_INCONCLUSIVE };
-struct outcome {
-	enum outcome_kind kind;
-	char msg[1024];
-	char info[512];
-	struct out_point { const char *series; double x, y; } pt[MAX_POINTS];
-	int npt;
-	struct out_measure { const char *name; double v; const char *unit; } m[8];
-	int nm;
-	struct frame before, after;	/* for artifacts on failure */
-	bool have_frames;
-};
-
-static void out_point(struct outcome *o, const char *series, double x, double y)
-{
-	if (o->npt < MAX_POINTS && isfinite(y))
-		o->pt[o->npt++] = (struct out_point){ series, x, y };
-}
-
-static void out_measure(struct outcome *o, const char *name, double v, const char *unit)
-{
-	if (o->nm < 8)
-		o->m[o->nm++] = (struct out_measure){ name, v, unit };
-}
-
-static void out_set(struct outcome *o, enum outcome_kind k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void out_set(struct outcome *o, enum outcome_kind k, const char *fmt, ...)
-{
-	if (o->kind != OUT_PASS)	/* keep the first finding */
-		return;
-	o->kind = k;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(o->msg, sizeof(o->msg), fmt, ap);
-	va_end(ap);
-}
-
-static void out_frames(struct outcome *o, const struct frame *before, const struct frame *after)
-{
-	if (o->have_frames)
-		return;
-	frame_copy(&o->before, before);
-	frame_copy(&o->after, after);
-	o->have_frames = true;
-}
-
-static void out_free(struct outcome *o)
-{
-	frame_free(&o->before);
-	frame_free(&o->after);
-}
-
-/* ---------- controls ---------- */
-
-static int64_t get_value(struct probe *p)
-{
-	int64_t v = 0;
-	expect_ok(ctrl_get_scalar(p->cx->dev, p->c, &v), "reading %s", p->c->slug);
-	return v;
-}
-
-/* Set the probed control; returns what the driver stored. */
-static int64_t set_value(struct probe *p, int64_t v)
-{
-	int64_t w = v;
-	expect_ok(ctrl_set_scalar(p->cx->dev, p->c, &w), "setting %s to %lld", p->c->slug, (long long)v);
-	return w;
-}
-
-/* ---------- frames ---------- */
-
-static void grab(struct probe *p, struct frame *f)
-{
-	int e = capture_next(&p->cap, f);
-	if (e)
-		ck_abort_msg("capture failed: %s", p->cap.err);
-}
-
-/* The first frame made after the last change (plus the measured latency). */
-static void settle(struct probe *p, struct frame *f)
-{
-	int e = capture_settle_after_change(&p->cap, p->extra, f);
-	if (e)
-		ck_abort_msg("capture failed after setting %s: %s", p->c->slug, p->cap.err);
-}
-
-static void probe_begin(struct probe *p, const struct check_ctx *cx)
-{
-	memset(p, 0, sizeof(*p));
-	p->cx = cx;
-	p->c = cx->ctrl;
-	p->prof = profile_load_or_exit(g_opts.profile);
-	p->latency = -1;
-	g_probe = p;
-	atexit(close_capture);
-	profile_apply_scene(cx->dev, cx->model, p->prof, p->c);
-	struct capture_opts o = { .nbufs = 3, .width = p->prof->width, .height = p->prof->height, .fps = p->prof->fps };
-	int e = capture_open(&p->cap, cx->dev, &o);
-	if (e)
-		ck_abort_msg("cannot capture frames for the probe: %s", p->cap.err);
-	p->cap_open = true;
-	char desc[128];
-	v_info("capture %s", capture_describe(&p->cap, desc, sizeof(desc)));
-	settle(p, &p->f);	/* the scene settings are in place */
-	p->roi = profile_roi(p->prof, p->f.width, p->f.height);
-	p->orig = get_value(p);
-}
-
-static void probe_end(struct probe *p)
-{
-	close_capture();
-	frame_free(&p->f);
-	g_probe = NULL;
-}
-
-/* Frames until the image differs from `before` and holds still, counted
- * from the change (call right after the set). Sets p->extra for later
- * changes. Returns the first changed frame in f (settled), or false when
- * nothing changed within the queue plus max-latency frames. */
-static bool wait_for_effect(struct probe *p, const struct frame *before, double tol_diff, struct frame *f,
-			    struct outcome *o)
-{
-	const uint32_t mark = capture_mark(&p->cap);
-	const unsigned window = p->cap.queued + p->prof->max_latency + 1;
-	struct frame g = { 0 };
-	bool changed = false;
-	grab(p, f);
-	for (unsigned k = 0; k < window; k++) {
-		if (stats_frame_difference(before, f, &p->roi) > tol_diff) {
-			grab(p, &g);
-			if (stats_frame_difference(f, &g, &p->roi) <= tol_diff) {
-				changed = true;
-				break;
-			}
-		} else {
-			grab(p, &g);
-		}
-		frame_copy(f, &g);
-	}
-	if (!changed && !p->latency_done && !p->latency_noted) {
-		v_info("no visible change within %u frames of the first change: latency not measured", window);
-		p->latency_noted = true;
-	}
-	if (changed && !p->latency_done) {
-		p->latency = (int)(f->sequence - mark);
-		p->latency_done = true;
-		unsigned q = p->cap.queued;
-		p->extra = p->latency > (int)q + 1 ? (unsigned)p->latency - q - 1 : 0;
-	}
-	frame_free(&g);
-	return changed;
-}
-
-/* ---------- noise ---------- */
-
-struct noise {
-	double mean, sd;	/* of the probe's statistic */
-	double diff_mean;	/* mean frame difference between consecutive frames */
-	double luma_mad_mean;	/* the same, luma only */
-	double tol;		/* statistic tolerance */
-	double tol_diff;	/* frame-difference tolerance */
-	double tol_mad;		/* luma MAD tolerance */
-	double pix_sigma;	/* per-pixel luma noise (from the MAD: E|X-Y| = 2 sigma / sqrt(pi)) */
-	uint8_t *lo, *hi;	/* per-pixel luma range over the frames, region-sized */
-};
-
-static void noise_free(struct noise *n)
-{
-	free(n->lo);
-	free(n->hi);
-	n->lo = n->hi = NULL;
-}
-
-typedef double (*stat_fn)(const struct frame *f, const struct roi *r, const struct frame *ref);
-
-/* NOISE_FRAMES frames at the current setting; the last one stays in `last`. */
-static void measure_noise(struct probe *p, stat_fn fn, const struct frame *ref, double floor_, struct frame *last,
-			  struct noise *n)
-{
-	double s[NOISE_FRAMES], dsum = 0, msum = 0;
-	struct frame prev = { 0 };
-	const struct roi *r = &p->roi;
-	const size_t npix = (size_t)r->w * r->h;
-	n->lo = malloc(npix);
-	n->hi = malloc(npix);
-	ck_assert_msg(n->lo && n->hi, "out of memory");
-	memset(n->lo, 255, npix);
-	memset(n->hi, 0, npix);
-	for (int i = 0; i < NOISE_FRAMES; i++) {
-		grab(p, last);
-		for (unsigned y = 0; y < r->h; y++) {
-			const uint8_t *py = last->y + (size_t)(r->y + y) * last->width + r->x;
-			uint8_t *lo = n->lo + (size_t)y * r->w, *hi = n->hi + (size_t)y * r->w;
-			for (unsigned x = 0; x < r->w; x++) {
-				lo[x] = py[x] < lo[x] ? py[x] : lo[x];
-				hi[x] = py[x] > hi[x] ? py[x] : hi[x];
-			}
-		}
-		s[i] = fn ? fn(last, &p->roi, ref) : 0;
-		if (i) {
-			dsum += stats_frame_difference(&prev, last, &p->roi);
-			msum += stats_luma_mad(&prev, last, &p->roi, MIRROR_NONE);
-		}
-		frame_copy(&prev, last);
-	}
-	frame_free(&prev);
-	struct judge_noise jn;
-	judge_noise_of(s, NOISE_FRAMES, floor_, &jn);
-	n->mean = jn.mean;
-	n->sd = jn.sd;
-	n->tol = jn.tol;
-	n->diff_mean = dsum / (NOISE_FRAMES - 1);
-	n->luma_mad_mean = msum / (NOISE_FRAMES - 1);
-	n->tol_diff = JUDGE_HALF_CODE + JUDGE_NOISE_K * n->diff_mean;
-	n->tol_mad = JUDGE_HALF_CODE + JUDGE_NOISE_K * n->luma_mad_mean;
-	n->pix_sigma = n->luma_mad_mean * sqrt(PI) / 2;
-}
 
 /* ---------- sweeps ---------- */
 
@@ -348,11 +100,6 @@ static const char *kind_stat_name(enum judge_kind k)
 	return k == JUDGE_LUMA ? "mean luma" : k == JUDGE_SPREAD ? "luma standard deviation" : "mean chroma magnitude";
 }
 
-static const char *ctrl_name(const struct probe *p)
-{
-	return p->c->q.name;
-}
-
 /* One attempt of a monotonic sweep probe (brightness, gain, exposure,
  * contrast, saturation). */
 static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
@@ -361,26 +108,26 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 	const stat_fn fn = fns[k];
 	const char *sname = kind_stat_name(k);
 	struct frame base = { 0 };
-	struct noise n = { 0 };
+	struct probe_noise n = { 0 };
 	struct judge_point jp[JUDGE_SWEEP_POINTS];	/* what the judge sees */
 	struct frame fr[JUDGE_SWEEP_POINTS];		/* the frames, for artifacts */
 	memset(fr, 0, sizeof(fr));
 	int64_t vals[JUDGE_SWEEP_POINTS];
 	int np = judge_sweep_values(&p->c->q, vals);
 
-	measure_noise(p, fn, NULL, JUDGE_HALF_CODE, &base, &n);
-	out_measure(o, "baseline", n.mean, sname);
-	out_measure(o, "noise sd", n.sd, sname);
-	out_measure(o, "tolerance", n.tol, sname);
+	probe_noise(p, fn, NULL, JUDGE_HALF_CODE, &base, &n);
+	outcome_measure(o, "baseline", n.mean, sname);
+	outcome_measure(o, "noise sd", n.sd, sname);
+	outcome_measure(o, "tolerance", n.tol, sname);
 	if (np < 2) {
-		out_set(o, OUT_INCONCLUSIVE, "%s has a single value", ctrl_name(p));
+		outcome_set(o, OUT_INCONCLUSIVE, "%s has a single value", probe_ctrl_name(p));
 		goto done;
 	}
 	if (k == JUDGE_SPREAD && stats_luma_stdev(&base, &p->roi) <= n.tol)
-		out_set(o, OUT_INCONCLUSIVE, "the region is flat (luma standard deviation %.2f): contrast cannot show; "
+		outcome_set(o, OUT_INCONCLUSIVE, "the region is flat (luma standard deviation %.2f): contrast cannot show; "
 			"choose a test pattern or region in the board profile", stats_luma_stdev(&base, &p->roi));
 	if (k == JUDGE_CHROMA && n.mean <= n.tol)
-		out_set(o, OUT_INCONCLUSIVE, "no colour in the region (mean chroma magnitude %.2f): saturation cannot show",
+		outcome_set(o, OUT_INCONCLUSIVE, "no colour in the region (mean chroma magnitude %.2f): saturation cannot show",
 			n.mean);
 	if (o->kind != OUT_PASS)
 		goto done;
@@ -388,13 +135,13 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 	/* The first change (the value farthest from the original) measures the latency. */
 	if (!p->latency_done) {
 		int far = farthest(vals, np, p->orig);
-		set_value(p, vals[far]);
-		wait_for_effect(p, &base, n.tol_diff, &p->f, o);
+		probe_set(p, vals[far]);
+		probe_wait_for_effect(p, &base, n.tol_diff, &p->f, o);
 	}
 	for (int i = 0; i < np; i++) {
 		struct judge_point *j = &jp[i];
-		j->v = set_value(p, vals[i]);
-		settle(p, &fr[i]);
+		j->v = probe_set(p, vals[i]);
+		probe_settle(p, &fr[i]);
 		struct frame_stats s;
 		stats_frame(&fr[i], &p->roi, &s);
 		j->stat = fn(&fr[i], &p->roi, NULL);
@@ -403,21 +150,21 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 		j->luma_clip = stats_luma_fraction_at_or_below(&s, JUDGE_Y_BLACK) +
 			       stats_luma_fraction_at_or_above(&s, JUDGE_Y_WHITE);
 		j->chroma_clip = chroma_clip_fraction(&fr[i], &p->roi, 0);
-		out_point(o, sname, (double)j->v, j->stat);
+		outcome_point(o, sname, (double)j->v, j->stat);
 	}
 	/* Back to the original value. */
-	set_value(p, p->orig);
-	settle(p, &p->f);
+	probe_set(p, p->orig);
+	probe_settle(p, &p->f);
 	double back = fn(&p->f, &p->roi, NULL);
-	out_measure(o, "after return", back, sname);
+	outcome_measure(o, "after return", back, sname);
 
 	struct judge_sweep_result r;
 	judge_sweep(k, jp, np, n.tol, n.mean, back, &r);
 	/* Saturation: the minimum is grey. */
 	if (r.verdict == JUDGE_FAIL_NOT_GREY) {
-		out_set(o, OUT_FAIL, "expected %s at its minimum %lld to give grey (chroma <= %.2f), got mean chroma %.2f",
-			ctrl_name(p), (long long)jp[0].v, n.tol, jp[0].stat);
-		out_frames(o, &base, &fr[0]);
+		outcome_set(o, OUT_FAIL, "expected %s at its minimum %lld to give grey (chroma <= %.2f), got mean chroma %.2f",
+			probe_ctrl_name(p), (long long)jp[0].v, n.tol, jp[0].stat);
+		outcome_frames(o, &base, &fr[0]);
 	}
 	/* A luma control is a tone curve: no level may overtake a brighter one. */
 	if (o->kind == OUT_PASS && k != JUDGE_CHROMA) {
@@ -425,10 +172,10 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 		for (int i = 0; i < np; i++) {
 			struct judge_tone_break br;
 			if (!judge_tone_curve(&base, &fr[i], &p->roi, &pn, &br)) {
-				out_set(o, OUT_FAIL, "at %s = %lld the luma levels are not kept in order: pixels at %u "
+				outcome_set(o, OUT_FAIL, "at %s = %lld the luma levels are not kept in order: pixels at %u "
 					"became %.0f (median), brighter pixels at %u became %.0f (wrap-around?)",
-					ctrl_name(p), (long long)jp[i].v, br.lo, br.med_lo, br.hi, br.med_hi);
-				out_frames(o, &base, &fr[i]);
+					probe_ctrl_name(p), (long long)jp[i].v, br.lo, br.med_lo, br.hi, br.med_hi);
+				outcome_frames(o, &base, &fr[i]);
 				break;
 			}
 		}
@@ -438,21 +185,21 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 	case JUDGE_FAIL_INVERTED:
 	case JUDGE_FAIL_NO_EFFECT: {
 		const bool inverted = r.verdict == JUDGE_FAIL_INVERTED;
-		out_set(o, OUT_FAIL, "expected %s to rise%s from %s = %lld to %lld%s, got %.2f -> %.2f (tolerance %.2f): %s",
-			sname, inverted ? " (or stay, where clipped)" : "", ctrl_name(p), (long long)a->v, (long long)b->v,
+		outcome_set(o, OUT_FAIL, "expected %s to rise%s from %s = %lld to %lld%s, got %.2f -> %.2f (tolerance %.2f): %s",
+			sname, inverted ? " (or stay, where clipped)" : "", probe_ctrl_name(p), (long long)a->v, (long long)b->v,
 			inverted ? "" : " (the region is not clipped)", a->stat, b->stat, n.tol,
 			inverted ? "inverted or wrapping effect" : "no visible effect");
-		out_frames(o, &fr[r.step], &fr[r.step + 1]);
+		outcome_frames(o, &fr[r.step], &fr[r.step + 1]);
 		break;
 	}
 	case JUDGE_INCONCLUSIVE:
-		out_set(o, OUT_INCONCLUSIVE, "the region is clipped over the whole sweep of %s (%d steps excused)",
-			ctrl_name(p), r.excused);
+		outcome_set(o, OUT_INCONCLUSIVE, "the region is clipped over the whole sweep of %s (%d steps excused)",
+			probe_ctrl_name(p), r.excused);
 		break;
 	case JUDGE_FAIL_NOT_BACK:
-		out_set(o, OUT_FAIL, "expected %s back at %.2f after returning %s to %lld, got %.2f (tolerance %.2f)",
-			sname, n.mean, ctrl_name(p), (long long)p->orig, back, n.tol);
-		out_frames(o, &base, &p->f);
+		outcome_set(o, OUT_FAIL, "expected %s back at %.2f after returning %s to %lld, got %.2f (tolerance %.2f)",
+			sname, n.mean, probe_ctrl_name(p), (long long)p->orig, back, n.tol);
+		outcome_frames(o, &base, &p->f);
 		break;
 	default:
 		break;
@@ -464,7 +211,7 @@ done:
 	for (int i = 0; i < JUDGE_SWEEP_POINTS; i++)
 		frame_free(&fr[i]);
 	frame_free(&base);
-	noise_free(&n);
+	probe_noise_free(&n);
 }
 
 /* ---------- hue ---------- */
@@ -477,7 +224,7 @@ static double stat_hue_rot(const struct frame *f, const struct roi *r, const str
 static void attempt_hue(struct probe *p, struct outcome *o)
 {
 	struct frame base = { 0 }, ref = { 0 };
-	struct noise n = { 0 }, nmag = { 0 };
+	struct probe_noise n = { 0 }, nmag = { 0 };
 	int64_t vals[JUDGE_SWEEP_POINTS];
 	double rot[JUDGE_SWEEP_POINTS];
 	struct frame fr[JUDGE_SWEEP_POINTS];
@@ -485,41 +232,41 @@ static void attempt_hue(struct probe *p, struct outcome *o)
 	int np = judge_sweep_values(&p->c->q, vals);
 
 	/* reference frame, then the rotation noise against it */
-	grab(p, &ref);
-	measure_noise(p, stat_chroma, NULL, JUDGE_HALF_CODE, &base, &nmag);
-	measure_noise(p, stat_hue_rot, &ref, 0, &base, &n);
+	probe_grab(p, &ref);
+	probe_noise(p, stat_chroma, NULL, JUDGE_HALF_CODE, &base, &nmag);
+	probe_noise(p, stat_hue_rot, &ref, 0, &base, &n);
 	const double mag = nmag.mean;
 	if (!(mag > nmag.tol) || !isfinite(n.mean)) {
-		out_set(o, OUT_INCONCLUSIVE, "no colour in the region (mean chroma magnitude %.2f): hue cannot show", mag);
+		outcome_set(o, OUT_INCONCLUSIVE, "no colour in the region (mean chroma magnitude %.2f): hue cannot show", mag);
 		goto done;
 	}
 	/* half a code value at the mean chroma radius, plus the noise */
 	const double tol = atan2(JUDGE_HALF_CODE, mag) * 180 / PI + JUDGE_NOISE_K * n.sd;
-	out_measure(o, "noise sd", n.sd, "degrees");
-	out_measure(o, "tolerance", tol, "degrees");
-	out_measure(o, "chroma magnitude", mag, "");
+	outcome_measure(o, "noise sd", n.sd, "degrees");
+	outcome_measure(o, "tolerance", tol, "degrees");
+	outcome_measure(o, "chroma magnitude", mag, "");
 	if (np < 2) {
-		out_set(o, OUT_INCONCLUSIVE, "%s has a single value", ctrl_name(p));
+		outcome_set(o, OUT_INCONCLUSIVE, "%s has a single value", probe_ctrl_name(p));
 		goto done;
 	}
 	if (!p->latency_done) {
-		set_value(p, vals[farthest(vals, np, p->orig)]);
-		wait_for_effect(p, &base, n.tol_diff, &p->f, o);
+		probe_set(p, vals[farthest(vals, np, p->orig)]);
+		probe_wait_for_effect(p, &base, n.tol_diff, &p->f, o);
 	}
 	for (int i = 0; i < np; i++) {
-		vals[i] = set_value(p, vals[i]);
-		settle(p, &fr[i]);
+		vals[i] = probe_set(p, vals[i]);
+		probe_settle(p, &fr[i]);
 		rot[i] = stats_hue_rotation_deg(&ref, &fr[i], &p->roi);
 		if (!isfinite(rot[i])) {
-			out_set(o, OUT_INCONCLUSIVE, "at %s = %lld the region has no colour left", ctrl_name(p),
+			outcome_set(o, OUT_INCONCLUSIVE, "at %s = %lld the region has no colour left", probe_ctrl_name(p),
 				(long long)vals[i]);
 			goto done;
 		}
 	}
-	set_value(p, p->orig);
-	settle(p, &p->f);
+	probe_set(p, p->orig);
+	probe_settle(p, &p->f);
 	double back = stats_hue_rotation_deg(&ref, &p->f, &p->roi);
-	out_measure(o, "rotation after return", back, "degrees");
+	outcome_measure(o, "rotation after return", back, "degrees");
 
 	/* Walk outwards from the original value on each side, unwrapping: the
 	 * rotation must grow at every step, in opposite senses on the two sides. */
@@ -527,27 +274,27 @@ static void attempt_hue(struct probe *p, struct outcome *o)
 	judge_hue(vals, rot, np, p->orig, tol, back, &r);
 	for (int i = 0; i < np; i++)
 		if (r.have[i])
-			out_point(o, "hue rotation (degrees)", (double)vals[i], r.unwrapped[i]);
+			outcome_point(o, "hue rotation (degrees)", (double)vals[i], r.unwrapped[i]);
 		else if (vals[i] == p->orig)
-			out_point(o, "hue rotation (degrees)", (double)vals[i], judge_wrap180(rot[i]));
+			outcome_point(o, "hue rotation (degrees)", (double)vals[i], judge_wrap180(rot[i]));
 	switch (r.verdict) {
 	case JUDGE_FAIL_NO_EFFECT:
-		out_set(o, OUT_FAIL, "expected the hue to keep rotating from %s = %lld to %lld, got %.1f -> %.1f "
-			"degrees (tolerance %.2f)%s", ctrl_name(p), (long long)r.from, (long long)vals[r.at],
+		outcome_set(o, OUT_FAIL, "expected the hue to keep rotating from %s = %lld to %lld, got %.1f -> %.1f "
+			"degrees (tolerance %.2f)%s", probe_ctrl_name(p), (long long)r.from, (long long)vals[r.at],
 			r.from_rot, r.at_rot, tol, r.turned_back ? ": the rotation turned back" : ": no rotation");
-		out_frames(o, &ref, &fr[r.at]);
+		outcome_frames(o, &ref, &fr[r.at]);
 		break;
 	case JUDGE_FAIL_SAME_SENSE:
-		out_set(o, OUT_FAIL, "expected opposite rotations below and above %s = %lld, got the same sense on both sides",
-			ctrl_name(p), (long long)p->orig);
+		outcome_set(o, OUT_FAIL, "expected opposite rotations below and above %s = %lld, got the same sense on both sides",
+			probe_ctrl_name(p), (long long)p->orig);
 		break;
 	case JUDGE_INCONCLUSIVE:
-		out_set(o, OUT_INCONCLUSIVE, "no sweep value other than the original");
+		outcome_set(o, OUT_INCONCLUSIVE, "no sweep value other than the original");
 		break;
 	case JUDGE_FAIL_NOT_BACK:
-		out_set(o, OUT_FAIL, "expected the hue back to the reference after returning %s to %lld, got a rotation "
-			"of %.2f degrees (tolerance %.2f)", ctrl_name(p), (long long)p->orig, back, tol);
-		out_frames(o, &ref, &p->f);
+		outcome_set(o, OUT_FAIL, "expected the hue back to the reference after returning %s to %lld, got a rotation "
+			"of %.2f degrees (tolerance %.2f)", probe_ctrl_name(p), (long long)p->orig, back, tol);
+		outcome_frames(o, &ref, &p->f);
 		break;
 	default:
 		break;
@@ -561,8 +308,8 @@ done:
 		frame_free(&fr[i]);
 	frame_free(&base);
 	frame_free(&ref);
-	noise_free(&n);
-	noise_free(&nmag);
+	probe_noise_free(&n);
+	probe_noise_free(&nmag);
 }
 
 /* ---------- flips ---------- */
@@ -573,61 +320,61 @@ static void attempt_mirror(struct probe *p, struct outcome *o)
 	const enum mirror axis = horizontal ? MIRROR_H : MIRROR_V, other = horizontal ? MIRROR_V : MIRROR_H;
 	const char *axis_name = horizontal ? "left-right" : "top-bottom", *other_name = horizontal ? "top-bottom" : "left-right";
 	struct frame base = { 0 }, fl = { 0 };
-	struct noise n = { 0 };
-	measure_noise(p, stat_spread, NULL, JUDGE_HALF_CODE, &base, &n);
+	struct probe_noise n = { 0 };
+	probe_noise(p, stat_spread, NULL, JUDGE_HALF_CODE, &base, &n);
 	const double tol = n.tol_mad;
-	out_measure(o, "noise luma MAD", n.luma_mad_mean, "luma");
-	out_measure(o, "tolerance", tol, "luma");
-	double self = stats_luma_mad_local(&base, &base, &p->roi, axis, MIRROR_SHIFT);
+	outcome_measure(o, "noise luma MAD", n.luma_mad_mean, "luma");
+	outcome_measure(o, "tolerance", tol, "luma");
+	double self = stats_luma_mad_local(&base, &base, &p->roi, axis, PROBE_MIRROR_SHIFT);
 	if (stats_luma_stdev(&base, &p->roi) <= n.tol) {
-		out_set(o, OUT_INCONCLUSIVE, "the region is flat: a flip cannot show; choose a test pattern or region in "
+		outcome_set(o, OUT_INCONCLUSIVE, "the region is flat: a flip cannot show; choose a test pattern or region in "
 			"the board profile");
 		goto done;
 	}
 	if (self <= tol) {
-		out_set(o, OUT_INCONCLUSIVE, "the scene is %s symmetric in the region (MAD to its own mirror image %.2f, "
+		outcome_set(o, OUT_INCONCLUSIVE, "the scene is %s symmetric in the region (MAD to its own mirror image %.2f, "
 			"tolerance %.2f): a flip cannot show; set a non-symmetric test pattern for %s in the board profile "
 			"(scene.%s.CONTROL = VALUE)", axis_name, self, tol, p->c->slug, p->c->slug);
 		goto done;
 	}
-	int64_t target = set_value(p, !p->orig);
+	int64_t target = probe_set(p, !p->orig);
 	if (!p->latency_done)
-		wait_for_effect(p, &base, n.tol_diff, &p->f, o);
-	settle(p, &fl);
-	/* each comparison forgiving displacements up to MIRROR_SHIFT pixels */
-	double right = stats_luma_mad_local(&fl, &base, &p->roi, axis, MIRROR_SHIFT);
-	double wrong = stats_luma_mad_local(&fl, &base, &p->roi, other, MIRROR_SHIFT);
-	double same = stats_luma_mad_local(&fl, &base, &p->roi, MIRROR_NONE, MIRROR_SHIFT);
-	out_point(o, "MAD to the reference", (double)target, same);
-	out_point(o, horizontal ? "MAD to the left-right mirrored reference" : "MAD to the top-bottom mirrored reference",
+		probe_wait_for_effect(p, &base, n.tol_diff, &p->f, o);
+	probe_settle(p, &fl);
+	/* each comparison forgiving displacements up to PROBE_MIRROR_SHIFT pixels */
+	double right = stats_luma_mad_local(&fl, &base, &p->roi, axis, PROBE_MIRROR_SHIFT);
+	double wrong = stats_luma_mad_local(&fl, &base, &p->roi, other, PROBE_MIRROR_SHIFT);
+	double same = stats_luma_mad_local(&fl, &base, &p->roi, MIRROR_NONE, PROBE_MIRROR_SHIFT);
+	outcome_point(o, "MAD to the reference", (double)target, same);
+	outcome_point(o, horizontal ? "MAD to the left-right mirrored reference" : "MAD to the top-bottom mirrored reference",
 		  (double)target, right);
-	out_point(o, horizontal ? "MAD to the top-bottom mirrored reference" : "MAD to the left-right mirrored reference",
+	outcome_point(o, horizontal ? "MAD to the top-bottom mirrored reference" : "MAD to the left-right mirrored reference",
 		  (double)target, wrong);
-	set_value(p, p->orig);
-	settle(p, &p->f);
-	double back = stats_luma_mad_local(&p->f, &base, &p->roi, MIRROR_NONE, MIRROR_SHIFT);
-	out_measure(o, "MAD after return", back, "luma");
+	probe_set(p, p->orig);
+	probe_settle(p, &p->f);
+	double back = stats_luma_mad_local(&p->f, &base, &p->roi, MIRROR_NONE, PROBE_MIRROR_SHIFT);
+	outcome_measure(o, "MAD after return", back, "luma");
 	switch (judge_mirror(same, right, wrong, back, tol)) {
 	case JUDGE_FAIL_NO_EFFECT:
-		out_set(o, OUT_FAIL, "expected %s = %lld to change the image, got the reference (MAD %.2f, tolerance %.2f): "
-			"no visible effect", ctrl_name(p), (long long)target, same, tol);
-		out_frames(o, &base, &fl);
+		outcome_set(o, OUT_FAIL, "expected %s = %lld to change the image, got the reference (MAD %.2f, tolerance %.2f): "
+			"no visible effect", probe_ctrl_name(p), (long long)target, same, tol);
+		outcome_frames(o, &base, &fl);
 		break;
 	case JUDGE_FAIL_WRONG_AXIS:
 	case JUDGE_FAIL_NOT_MIRROR:
-		out_set(o, OUT_FAIL, "expected the %s mirror image of the reference with %s = %lld, got MAD %.2f to it "
-			"(tolerance %.2f)%s", axis_name, ctrl_name(p), (long long)target, right, tol,
+		outcome_set(o, OUT_FAIL, "expected the %s mirror image of the reference with %s = %lld, got MAD %.2f to it "
+			"(tolerance %.2f)%s", axis_name, probe_ctrl_name(p), (long long)target, right, tol,
 			wrong <= tol ? v_fmt(": it is the %s mirror image (flips on the wrong axis)", other_name) : "");
-		out_frames(o, &base, &fl);
+		outcome_frames(o, &base, &fl);
 		break;
 	case JUDGE_INCONCLUSIVE:
-		out_set(o, OUT_INCONCLUSIVE, "the %s and %s mirror images look the same in the region: the axis cannot be told",
+		outcome_set(o, OUT_INCONCLUSIVE, "the %s and %s mirror images look the same in the region: the axis cannot be told",
 			axis_name, other_name);
 		break;
 	case JUDGE_FAIL_NOT_BACK:
-		out_set(o, OUT_FAIL, "expected the reference image back after returning %s to %lld, got MAD %.2f "
-			"(tolerance %.2f)", ctrl_name(p), (long long)p->orig, back, tol);
-		out_frames(o, &base, &p->f);
+		outcome_set(o, OUT_FAIL, "expected the reference image back after returning %s to %lld, got MAD %.2f "
+			"(tolerance %.2f)", probe_ctrl_name(p), (long long)p->orig, back, tol);
+		outcome_frames(o, &base, &p->f);
 		break;
 	default:
 		break;
@@ -635,11 +382,11 @@ static void attempt_mirror(struct probe *p, struct outcome *o)
 	if (o->kind == OUT_PASS)
 		snprintf(o->info, sizeof(o->info), "MAD to the %s mirror %.2f, to the %s mirror %.2f, to the reference %.2f "
 			 "(displacements up to %d pixels forgiven; tolerance %.2f)", axis_name, right, other_name, wrong, same,
-			 MIRROR_SHIFT, tol);
+			 PROBE_MIRROR_SHIFT, tol);
 done:
 	frame_free(&base);
 	frame_free(&fl);
-	noise_free(&n);
+	probe_noise_free(&n);
 }
 
 /* ---------- menus whose items are pictures ---------- */
@@ -654,25 +401,25 @@ static void attempt_distinct(struct probe *p, struct outcome *o)
 	for (size_t i = 0; i < p->c->n_menu && ni < MAX_ITEMS; i++)
 		if (!p->c->menu[i].err)
 			items[ni++] = p->c->menu[i].index;
-	struct noise n = { 0 };
-	measure_noise(p, NULL, NULL, JUDGE_HALF_CODE, &base, &n);
+	struct probe_noise n = { 0 };
+	probe_noise(p, NULL, NULL, JUDGE_HALF_CODE, &base, &n);
 	const double tol = n.tol_diff;
-	out_measure(o, "noise frame difference", n.diff_mean, "");
-	out_measure(o, "tolerance", tol, "");
+	outcome_measure(o, "noise frame difference", n.diff_mean, "");
+	outcome_measure(o, "tolerance", tol, "");
 	if (ni < 2) {
-		out_set(o, OUT_INCONCLUSIVE, "%s has fewer than two items", ctrl_name(p));
+		outcome_set(o, OUT_INCONCLUSIVE, "%s has fewer than two items", probe_ctrl_name(p));
 		goto done;
 	}
 	for (int i = 0; i < ni; i++) {
-		set_value(p, items[i]);
+		probe_set(p, items[i]);
 		if (!p->latency_done && items[i] != p->orig)
-			wait_for_effect(p, &base, tol, &p->f, o);
-		settle(p, &fr[i]);
-		out_point(o, "frame difference to the original item", (double)items[i],
+			probe_wait_for_effect(p, &base, tol, &p->f, o);
+		probe_settle(p, &fr[i]);
+		outcome_point(o, "frame difference to the original item", (double)items[i],
 			  stats_frame_difference(&base, &fr[i], &p->roi));
 	}
-	set_value(p, p->orig);
-	settle(p, &p->f);
+	probe_set(p, p->orig);
+	probe_settle(p, &p->f);
 	double back = stats_frame_difference(&base, &p->f, &p->roi);
 	char same[512] = "";
 	int nsame = 0;
@@ -681,7 +428,7 @@ static void attempt_distinct(struct probe *p, struct outcome *o)
 			double d = stats_frame_difference(&fr[i], &fr[j], &p->roi);
 			if (d <= tol) {
 				if (!nsame)
-					out_frames(o, &fr[i], &fr[j]);
+					outcome_frames(o, &fr[i], &fr[j]);
 				size_t l = strlen(same);
 				if (l < sizeof(same) - 64)
 					snprintf(same + l, sizeof(same) - l, "%s%lld '%s' = %lld '%s' (%.2f)", nsame ? ", " : "",
@@ -691,12 +438,12 @@ static void attempt_distinct(struct probe *p, struct outcome *o)
 			}
 		}
 	if (nsame)
-		out_set(o, OUT_FAIL, "expected every item of %s to give a distinct image, got %d pair(s) alike "
-			"(frame difference <= %.2f): %s", ctrl_name(p), nsame, tol, same);
+		outcome_set(o, OUT_FAIL, "expected every item of %s to give a distinct image, got %d pair(s) alike "
+			"(frame difference <= %.2f): %s", probe_ctrl_name(p), nsame, tol, same);
 	else if (back > tol) {
-		out_set(o, OUT_FAIL, "expected the original image back after returning %s to %lld, got frame difference "
-			"%.2f (tolerance %.2f)", ctrl_name(p), (long long)p->orig, back, tol);
-		out_frames(o, &base, &p->f);
+		outcome_set(o, OUT_FAIL, "expected the original image back after returning %s to %lld, got frame difference "
+			"%.2f (tolerance %.2f)", probe_ctrl_name(p), (long long)p->orig, back, tol);
+		outcome_frames(o, &base, &p->f);
 	}
 	if (o->kind == OUT_PASS)
 		snprintf(o->info, sizeof(o->info), "%d items, all distinct", ni);
@@ -704,139 +451,7 @@ done:
 	for (int i = 0; i < MAX_ITEMS; i++)
 		frame_free(&fr[i]);
 	frame_free(&base);
-	noise_free(&n);
-}
-
-/* ---------- running an attempt, once more on failure ---------- */
-
-typedef void (*attempt_fn)(struct probe *p, struct outcome *o);
-
-static void save_artifacts(const struct probe *p, const struct outcome *o)
-{
-	if (!o->have_frames)
-		return;
-	char base[200];
-	results_file_name(p->cx->name, base, sizeof(base));
-	const char *dir = v_artifact_dir();
-	const struct frame *fr[2] = { &o->before, &o->after };
-	static const char *const tag[2] = { "before", "after" };
-	for (int i = 0; i < 2; i++) {
-		char path[1400], rel[400];
-		snprintf(rel, sizeof(rel), "%s-%s.%s", base, tag[i], fr[i]->has_chroma ? "ppm" : "pgm");
-		snprintf(path, sizeof(path), "%s/%s", dir, rel);
-		if (!frame_write_pnm(fr[i], path)) {
-			char a[420];
-			snprintf(a, sizeof(a), "artifacts/%s", rel);
-			v_artifact(a);
-		}
-	}
-}
-
-/* What the probe cost in frames: all it dequeued (settling, noise floor
- * and latency included), and that per measured point. */
-static void measure_frames(const struct probe *p, int points)
-{
-	v_measure("frames", (double)p->cap.frames, "frames");
-	if (points > 0)
-		v_measure("frames per point", (double)p->cap.frames / points, "frames");
-}
-
-static void record(const struct outcome *o)
-{
-	for (int i = 0; i < o->nm; i++)
-		v_measure(o->m[i].name, o->m[i].v, o->m[i].unit);
-	for (int i = 0; i < o->npt; i++)
-		v_point(o->pt[i].series, o->pt[i].x, o->pt[i].y);
-}
-
-static void run_probe(const struct check_ctx *cx, attempt_fn fn)
-{
-	static struct probe p;
-	static struct outcome first, second;
-	memset(&first, 0, sizeof(first));
-	memset(&second, 0, sizeof(second));
-	probe_begin(&p, cx);
-	fn(&p, &first);
-	struct outcome *fin = &first;
-	if (first.kind == OUT_FAIL) {
-		/* once more, from the original value */
-		set_value(&p, p.orig);
-		settle(&p, &p.f);
-		fn(&p, &second);
-		fin = &second;
-		if (second.kind == OUT_PASS)
-			v_warn("passed on the second attempt; the first failed: %s", first.msg);
-	}
-	record(fin);
-	if (p.latency_done)
-		v_measure("latency", p.latency, "frames");
-	if (fin->kind == OUT_FAIL)
-		save_artifacts(&p, fin);
-	set_value(&p, p.orig);
-	measure_frames(&p, fin->npt);
-	probe_end(&p);
-	if (fin->info[0])
-		v_info("%s", fin->info);
-	char msg[sizeof(fin->msg)];
-	snprintf(msg, sizeof(msg), "%s", fin->msg);
-	enum outcome_kind k = fin->kind;
-	out_free(&first);
-	out_free(&second);
-	if (k == OUT_FAIL)
-		ck_abort_msg("%s", msg);
-	if (k == OUT_INCONCLUSIVE)
-		v_skip("inconclusive: %s", msg);
-}
-
-/* ---------- gain and exposure: manual mode first ---------- */
-
-static bool query_flags(const struct dev *d, uint32_t id, uint32_t *flags)
-{
-	struct v4l2_query_ext_ctrl q = { .id = id };
-	if (dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q)) {
-		struct v4l2_queryctrl qc = { .id = id };
-		if (dev_ioctl(d, VIDIOC_QUERYCTRL, &qc))
-			return false;
-		*flags = qc.flags;
-		return true;
-	}
-	*flags = q.flags;
-	return true;
-}
-
-/* The auto control that makes this one inactive, and its manual value. */
-static bool auto_of(uint32_t id, uint32_t *auto_id, int32_t *manual)
-{
-	switch (id) {
-	case V4L2_CID_GAIN:
-	case V4L2_CID_ANALOGUE_GAIN:
-	case V4L2_CID_DIGITAL_GAIN:
-		*auto_id = V4L2_CID_AUTOGAIN;
-		*manual = 0;
-		return true;
-	case V4L2_CID_EXPOSURE:
-	case V4L2_CID_EXPOSURE_ABSOLUTE:
-		*auto_id = V4L2_CID_EXPOSURE_AUTO;
-		*manual = V4L2_EXPOSURE_MANUAL;
-		return true;
-	}
-	return false;
-}
-
-static void make_manual(const struct check_ctx *cx)
-{
-	uint32_t flags = 0, aid;
-	int32_t manual;
-	if (!query_flags(cx->dev, cx->ctrl->q.id, &flags) || !(flags & V4L2_CTRL_FLAG_INACTIVE))
-		return;
-	if (auto_of(cx->ctrl->q.id, &aid, &manual)) {
-		struct v4l2_control c = { aid, manual };
-		int e = dev_ioctl(cx->dev, VIDIOC_S_CTRL, &c);
-		if (!e)
-			v_info("set control 0x%08x to %d (manual) first", aid, manual);
-	}
-	if (query_flags(cx->dev, cx->ctrl->q.id, &flags) && (flags & V4L2_CTRL_FLAG_INACTIVE))
-		v_skip("inconclusive: %s is inactive (its automatic mode could not be turned off)", cx->ctrl->q.name);
+	probe_noise_free(&n);
 }
 
 /* ---------- check functions ---------- */
@@ -847,15 +462,15 @@ static void attempt_chroma(struct probe *p, struct outcome *o) { attempt_sweep(p
 
 static void luma_up(const struct check_ctx *cx)
 {
-	make_manual(cx);
-	run_probe(cx, attempt_luma);
+	probe_make_manual(cx);
+	probe_run(cx, attempt_luma);
 }
 
-static void spread_up(const struct check_ctx *cx) { run_probe(cx, attempt_spread); }
-static void chroma_up(const struct check_ctx *cx) { run_probe(cx, attempt_chroma); }
-static void hue_rotates(const struct check_ctx *cx) { run_probe(cx, attempt_hue); }
-static void mirror(const struct check_ctx *cx) { run_probe(cx, attempt_mirror); }
-static void distinct_items(const struct check_ctx *cx) { run_probe(cx, attempt_distinct); }
+static void spread_up(const struct check_ctx *cx) { probe_run(cx, attempt_spread); }
+static void chroma_up(const struct check_ctx *cx) { probe_run(cx, attempt_chroma); }
+static void hue_rotates(const struct check_ctx *cx) { probe_run(cx, attempt_hue); }
+static void mirror(const struct check_ctx *cx) { probe_run(cx, attempt_mirror); }
+static void distinct_items(const struct check_ctx *cx) { probe_run(cx, attempt_distinct); }
 
 /* Informational: does the control change the picture at all? */
 static void visible_effect(const struct check_ctx *cx)
@@ -863,9 +478,9 @@ static void visible_effect(const struct check_ctx *cx)
 	static struct probe p;
 	probe_begin(&p, cx);
 	struct frame base = { 0 };
-	struct noise n = { 0 };
-	measure_noise(&p, NULL, NULL, JUDGE_HALF_CODE, &base, &n);
-	noise_free(&n);
+	struct probe_noise n = { 0 };
+	probe_noise(&p, NULL, NULL, JUDGE_HALF_CODE, &base, &n);
+	probe_noise_free(&n);
 	int64_t other;
 	if (!ctrl_other_value(p.c, p.orig, &other)) {
 		probe_end(&p);
@@ -919,12 +534,12 @@ static void visible_effect(const struct check_ctx *cx)
 			v_info("the board profile lists %s as 'no visible effect', but the image changed", p.c->slug);
 		v_info("visible effect: %s = %lld changes the region (frame difference %.2f, tolerance %.2f, "
 		       "after %d frames)", p.c->q.name, (long long)other, diff, n.tol_diff, latency);
-		measure_frames(&p, 3);	/* the original, the other value, and back */
+		probe_measure_frames(&p, 3);	/* the original, the other value, and back */
 		probe_end(&p);
 		frame_free(&base);
 		return;
 	}
-	measure_frames(&p, 3);	/* the original, the other value, and back */
+	probe_measure_frames(&p, 3);	/* the original, the other value, and back */
 	probe_end(&p);
 	frame_free(&base);
 	v_skip("informational: no visible effect of %s = %lld in the region (frame difference %.2f, tolerance %.2f)",
@@ -932,18 +547,6 @@ static void visible_effect(const struct check_ctx *cx)
 }
 
 /* ---------- applicability ---------- */
-
-static bool probe_target(const struct ctrl *c, const char **why)
-{
-	const struct profile *pr = profile_load_or_exit(g_opts.profile);
-	if (c->excluded || !ctrl_writable(&c->q) || !ctrl_readable(&c->q) || ctrl_has_payload(&c->q))
-		return false;
-	if (profile_is_no_effect(pr, c->slug, c->q.id)) {
-		*why = "not applicable: the board profile lists it as 'no visible effect'";
-		return false;
-	}
-	return judge_effect_required(c->q.id, profile_requires_effect(pr, c->slug, c->q.id), why);
-}
 
 static bool is_integer(const struct ctrl *c)
 {

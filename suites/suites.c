@@ -3,7 +3,8 @@
 
 extern const struct suite_def suite_enum, suite_menu, suite_getset, suite_persist;
 extern const struct suite_def suite_ext, suite_payload, suite_events, suite_clusters, suite_prio, suite_concurrency;
-extern const struct suite_def suite_probe, suite_lifecycle, suite_effect, suite_values;
+extern const struct suite_def suite_probe, suite_lifecycle, suite_effect, suite_values,
+	suite_probe_side;
 
 const struct suite_def *const all_suites[] = {
 	&suite_enum,
@@ -20,5 +21,6 @@ const struct suite_def *const all_suites[] = {
 	&suite_effect,
 	&suite_values,
 	&suite_probe,
+	&suite_probe_side,
 };
 const size_t n_all_suites = sizeof(all_suites) / sizeof(all_suites[0]);
