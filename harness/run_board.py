@@ -30,6 +30,14 @@ def write_reports(out, expect_path):
                     "--expect", str(expect_path)], check=True)
 
 
+def print_changes(c, expect_path):
+    """The unexpected failures and the expected ones that no longer fail."""
+    for r in c["regressions"]:
+        print(f"REGRESSION {r['name']} [{r.get('rule')}]: {r.get('message')}")
+    for r in c["fixed"]:
+        print(f"NOTE expected failure no longer fails: {r['name']} ({r['rule']}): update {expect_path.name}")
+
+
 def node_compare(data, node, exp):
     """compare() of one node's results, its check names as 'NODE/check' so
     that an expectation can name the node ('v4l-touch0/probe/*') or not ('*/...')."""
@@ -70,10 +78,7 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
                        "unexpected_warnings": len(c["new_warnings"])}
         print(f"== {node} (caps {data['run'].get('device_caps')}): {s['total']} checks: {s['pass']} pass, "
               f"{s['fail']} fail ({len(c['expected'])} expected), {s['warn']} warn, {s['skip']} skip, {secs:.1f} s")
-        for r in c["regressions"]:
-            print(f"REGRESSION {r['name']} [{r.get('rule')}]: {r.get('message')}")
-        for r in c["fixed"]:
-            print(f"NOTE expected failure no longer fails: {r['name']} ({r['rule']}): update {expect_path.name}")
+        print_changes(c, expect_path)
     complaints = run.kernel_complaints(exp.kernel_allow)
     for line in complaints:
         print(f"KERNEL {line}")
@@ -132,13 +137,7 @@ def main(argv=None):
         shutil.rmtree(out / "artifacts")
     for f in (share / "out").iterdir():
         (shutil.copytree if f.is_dir() else shutil.copy)(f, out / f.name)
-    reports = vboard.TOP / "reports"
-    subprocess.run([sys.executable, str(reports / "junit.py"), str(out / "results.json"), str(out / "junit.xml")],
-                   check=True)
-    subprocess.run([sys.executable, str(reports / "tap.py"), str(out / "results.json"), str(out / "results.tap")],
-                   check=True)
-    subprocess.run([sys.executable, str(reports / "html_report.py"), str(out / "results.json"),
-                    str(out / "report.html"), "--expect", str(expect_path)], check=True)
+    write_reports(out, expect_path)
     data = load_results(out / "results.json")
     c = compare(data, exp)
     s = data["summary"]
@@ -150,10 +149,7 @@ def main(argv=None):
     suites = time_by_suite(data)
     print("== time by suite: " + ", ".join(f"{k} {v:.1f} s" for k, v in suites.items() if v >= 0.05))
     print("== costliest families: " + ", ".join(f"{f} {t:.1f} s ({n})" for f, n, t in time_by_family(data)[:6]))
-    for r in c["regressions"]:
-        print(f"REGRESSION {r['name']} [{r.get('rule')}]: {r.get('message')}")
-    for r in c["fixed"]:
-        print(f"NOTE expected failure no longer fails: {r['name']} ({r['rule']}): update {expect_path.name}")
+    print_changes(c, expect_path)
     complaints = run.kernel_complaints(exp.kernel_allow)
     for l in complaints:
         print(f"KERNEL {l}")
