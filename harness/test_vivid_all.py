@@ -4,8 +4,8 @@ unexpected failures on each node, each node really tested, the frame probes
 only where QUERYCAP says pictures can be captured.
 
 make test runs every suite but the frame probes (video0's probes are
-test_vivid_e2e's; about 50 s); make test-full (V4L2C_TEST_FULL=1) runs
-everything (about 80 s)."""
+test_vivid_e2e's; about 70 s); make test-full (V4L2C_TEST_FULL=1) runs
+everything (about 130 s)."""
 import json
 import os
 
@@ -20,7 +20,8 @@ FULL = os.environ.get("V4L2C_TEST_FULL") == "1"
 QUICK_ONLY = "cluster/*,conc/*,effect/*,enum/*,events/*,excluded*,ext/*,getset/*,lifecycle/*,menu/*," \
              "payload/*,persist/*,prio/*,run/*,values/*"
 # QUERYCAP device_caps bits (videodev2.h)
-CAP = {"video-capture": 0x1, "video-output": 0x2, "vbi-capture": 0x10, "vbi-output": 0x20,
+CAP = {"video-capture": 0x1, "video-output": 0x2, "video-capture-mplane": 0x1000, "video-output-mplane": 0x2000,
+       "vbi-capture": 0x10, "vbi-output": 0x20,
        "tuner": 0x10000, "modulator": 0x80000, "radio": 0x40000, "sdr-capture": 0x100000,
        "meta-capture": 0x800000, "meta-output": 0x8000000, "touch": 0x10000000}
 # Fewest checks a node must have had: each has vivid's ~20 shared test
@@ -54,7 +55,7 @@ def test_every_node_kind_was_tested(board):
     with results from the suite and enough checks to have really run."""
     rc, out, summary = board
     nodes = summary["nodes"]
-    assert len(nodes) >= 10, sorted(nodes)
+    assert len(nodes) >= 12, sorted(nodes)
     for node, v in nodes.items():
         assert v.get("results") is not False, f"{node}: no results (exit {v['exit']})"
         assert v["exit"] in (0, 1), (node, v)
@@ -72,7 +73,7 @@ def test_probes_only_where_pictures_can_be_captured(board):
     rc, out, summary = board
     for node in summary["nodes"]:
         c = caps(summary, node)
-        pictures = c & CAP["video-capture"] and not c & CAP["touch"]
+        pictures = c & (CAP["video-capture"] | CAP["video-capture-mplane"]) and not c & CAP["touch"]
         stream = [r for r in load_results(out / node / "results.json")["results"]
                   if r["name"].startswith(("probe/", "lifecycle/streaming-set", "lifecycle/picture"))]
         if not pictures:
