@@ -7,6 +7,7 @@ exit: 0 no unexpected failure, 1 unexpected failures or kernel complaints,
       2 bad input, 124 the board hung, 125 the board could not run the suite
 """
 import argparse
+import json
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,78 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
 import vboard  # noqa: E402
 from results import BadInput, Expectations, compare, load_results, time_by_family, time_by_suite  # noqa: E402
+
+
+def write_reports(out, expect_path):
+    """JUnit, TAP and HTML beside out/results.json."""
+    reports = vboard.TOP / "reports"
+    res = str(out / "results.json")
+    subprocess.run([sys.executable, str(reports / "junit.py"), res, str(out / "junit.xml")], check=True)
+    subprocess.run([sys.executable, str(reports / "tap.py"), res, str(out / "results.tap")], check=True)
+    subprocess.run([sys.executable, str(reports / "html_report.py"), res, str(out / "report.html"),
+                    "--expect", str(expect_path)], check=True)
+
+
+def print_changes(c, expect_path):
+    """The unexpected failures and the expected ones that no longer fail."""
+    for r in c["regressions"]:
+        print(f"REGRESSION {r['name']} [{r.get('rule')}]: {r.get('message')}")
+    for r in c["fixed"]:
+        print(f"NOTE expected failure no longer fails: {r['name']} ({r['rule']}): update {expect_path.name}")
+
+
+def node_compare(data, node, exp):
+    """compare() of one node's results, its check names as 'NODE/check' so
+    that an expectation can name the node ('v4l-touch0/probe/*') or not ('*/...')."""
+    named = dict(data, results=[dict(r, name=f"{node}/{r['name']}") for r in data["results"]])
+    return compare(named, exp)
+
+
+def report_nodes(board, exp, expect_path, run, share, out, t0):
+    """A board with many nodes (expectations 'devices:'): one results
+    directory per node in out/NODE, one line per node, one combined
+    summary (out/summary.json)."""
+    status = vboard.nodes_status(share)
+    if not status:
+        print(f"run_board: the board ran the suite on no node (exit {run.status}); console in {out}/console.log",
+              file=sys.stderr)
+        return 125
+    total = {v: 0 for v in ("total", "pass", "fail", "warn", "skip")}
+    nodes, regressions = {}, 0
+    for node, (st, secs) in status.items():
+        src, dst = share / "out" / node, out / node
+        if dst.exists():
+            shutil.rmtree(dst)
+        shutil.copytree(src, dst)
+        if not (dst / "results.json").exists():
+            print(f"== {node}: no results (exit {st}); log in {dst}/log.txt")
+            nodes[node] = {"exit": st, "seconds": secs, "results": False}
+            regressions += 1
+            continue
+        write_reports(dst, expect_path)
+        data = load_results(dst / "results.json")
+        c = node_compare(data, node, exp)
+        s = data["summary"]
+        for k in total:
+            total[k] += s[k]
+        regressions += len(c["regressions"])
+        nodes[node] = {"exit": st, "seconds": round(secs, 2), "device_caps": data["run"].get("device_caps"),
+                       "summary": s, "expected": len(c["expected"]), "regressions": len(c["regressions"]),
+                       "unexpected_warnings": len(c["new_warnings"])}
+        print(f"== {node} (caps {data['run'].get('device_caps')}): {s['total']} checks: {s['pass']} pass, "
+              f"{s['fail']} fail ({len(c['expected'])} expected), {s['warn']} warn, {s['skip']} skip, {secs:.1f} s")
+        print_changes(c, expect_path)
+    complaints = run.kernel_complaints(exp.kernel_allow)
+    for line in complaints:
+        print(f"KERNEL {line}")
+    (out / "summary.json").write_text(json.dumps({"board": board, "total": total, "nodes": nodes,
+                                                  "regressions": regressions,
+                                                  "kernel_complaints": complaints}, indent=1) + "\n")
+    print(f"== {board}: {len(nodes)} nodes, {total['total']} checks: {total['pass']} pass, {total['fail']} fail, "
+          f"{total['warn']} warn, {total['skip']} skip; {regressions} unexpected; "
+          f"board {time.monotonic() - t0:.1f} s (boot + suites)")
+    print(f"== results: {out}/NODE/results.json, junit.xml, results.tap, report.html; {out}/summary.json")
+    return 1 if regressions or complaints else 0
 
 
 def main(argv=None):
@@ -35,8 +108,11 @@ def main(argv=None):
     args = exp.settings.get("run-args", "")
     if a.only:
         args += f" --only '{a.only}'"
-    script = vboard.conform_script(device=exp.settings.get("device", "/dev/video0"),
-                                   setup=exp.settings.get("setup", "true"), args=args)
+    if "devices" in exp.settings:
+        script = vboard.nodes_script(exp.settings["devices"], exp.settings.get("setup", "true"), args)
+    else:
+        script = vboard.conform_script(device=exp.settings.get("device", "/dev/video0"),
+                                       setup=exp.settings.get("setup", "true"), args=args)
     share = vboard.OUT / f"run-{a.board}"
     print(f"== virtual board '{a.board}': booting (kernel {(vboard.OUT / 'kernel.release').read_text().strip()})")
     t0 = time.monotonic()
@@ -50,6 +126,8 @@ def main(argv=None):
         print(f"run_board: the board hung and was killed after {a.timeout} s; console in {out}/console.log",
               file=sys.stderr)
         return 124
+    if "devices" in exp.settings:
+        return report_nodes(a.board, exp, expect_path, run, share, out, t0)
     results = share / "out" / "results.json"
     if not results.exists():
         print(f"run_board: the board produced no results (exit {run.status}); console in {out}/console.log",
@@ -59,13 +137,7 @@ def main(argv=None):
         shutil.rmtree(out / "artifacts")
     for f in (share / "out").iterdir():
         (shutil.copytree if f.is_dir() else shutil.copy)(f, out / f.name)
-    reports = vboard.TOP / "reports"
-    subprocess.run([sys.executable, str(reports / "junit.py"), str(out / "results.json"), str(out / "junit.xml")],
-                   check=True)
-    subprocess.run([sys.executable, str(reports / "tap.py"), str(out / "results.json"), str(out / "results.tap")],
-                   check=True)
-    subprocess.run([sys.executable, str(reports / "html_report.py"), str(out / "results.json"),
-                    str(out / "report.html"), "--expect", str(expect_path)], check=True)
+    write_reports(out, expect_path)
     data = load_results(out / "results.json")
     c = compare(data, exp)
     s = data["summary"]
@@ -77,10 +149,7 @@ def main(argv=None):
     suites = time_by_suite(data)
     print("== time by suite: " + ", ".join(f"{k} {v:.1f} s" for k, v in suites.items() if v >= 0.05))
     print("== costliest families: " + ", ".join(f"{f} {t:.1f} s ({n})" for f, n, t in time_by_family(data)[:6]))
-    for r in c["regressions"]:
-        print(f"REGRESSION {r['name']} [{r.get('rule')}]: {r.get('message')}")
-    for r in c["fixed"]:
-        print(f"NOTE expected failure no longer fails: {r['name']} ({r['rule']}): update {expect_path.name}")
+    print_changes(c, expect_path)
     complaints = run.kernel_complaints(exp.kernel_allow)
     for l in complaints:
         print(f"KERNEL {l}")

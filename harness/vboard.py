@@ -124,6 +124,39 @@ def conform_script(device="/dev/video0", setup="modprobe vivid n_devs=1", args="
     return "\n".join(lines) + "\n"
 
 
+def nodes_script(patterns, setup, args=""):
+    """A job that loads the driver, then runs v4l2-conform on every node
+    matching the shell globs `patterns`, one after the other, each into
+    /share/out/NODE (results, log, v4l2-ctl's controls before and after).
+    /share/nodes.txt lists the nodes, /share/nodes.status 'NODE EXIT T0 T1'."""
+    return "\n".join([
+        "set -u", f"{setup} || {{ echo 'job: driver set-up failed'; exit 3; }}",
+        "i=0; while [ $i -lt 50 ]; do for n in %s; do [ -c \"$n\" ] && break 2; done; sleep 0.1; i=$((i+1)); done"
+        % patterns,
+        ": > /share/nodes.txt; : > /share/nodes.status",
+        f"for n in {patterns}; do [ -c \"$n\" ] && echo \"$n\" >> /share/nodes.txt; done",
+        "for n in $(cat /share/nodes.txt); do",
+        "  b=${n##*/}; o=/share/out/$b; mkdir -p $o",
+        "  v4l2-ctl -d $n --list-ctrls > $o/ctrls-before.txt 2>&1",
+        "  t0=$(cut -d' ' -f1 /proc/uptime)",
+        f"  v4l2-conform -d $n --out $o {args} > $o/log.txt 2>&1",
+        "  st=$?",
+        "  echo \"$b $st $t0 $(cut -d' ' -f1 /proc/uptime)\" >> /share/nodes.status",
+        "  echo \"== $n: exit $st\"",
+        "  v4l2-ctl -d $n --list-ctrls > $o/ctrls-after.txt 2>&1",
+        "done", ""])
+
+
+def nodes_status(share: Path):
+    """{node: (exit, guest seconds)} from a nodes_script() run."""
+    out = {}
+    p = share / "nodes.status"
+    for line in (p.read_text().splitlines() if p.exists() else []):
+        b, st, t0, t1 = line.split()
+        out[b] = (int(st), float(t1) - float(t0))
+    return out
+
+
 def guest_suite_seconds(share: Path):
     p = share / "conform.time"
     if not p.exists():

@@ -416,6 +416,11 @@ int capture_open(struct capture *c, const struct dev *d, const struct capture_op
 		if (e) {
 			char second[sizeof(c->err)];
 			snprintf(second, sizeof(second), "%s", c->err);
+			/* Still nothing the statistics read (libv4l2 cannot convert
+			 * the device's formats either, e.g. a touch node's TD16):
+			 * the frames are not pictures for us, not a driver fault. */
+			if (strstr(first, "no format the statistics read"))
+				e = ENOTSUP;
 			fail(c, e, "%s; through libv4l2: %s", first, second);
 		}
 	}

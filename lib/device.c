@@ -109,6 +109,14 @@ bool dev_can_capture(const struct dev *d)
 	return d->caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE);
 }
 
+/* Frames that are pictures: a touch device (V4L2_CAP_TOUCH, dev-touch.rst)
+ * also reports VIDEO_CAPTURE, but its frames are touch-sensor readings
+ * (V4L2_TCH_FMT_*), which no picture probe can judge. */
+bool dev_captures_pictures(const struct dev *d)
+{
+	return dev_can_capture(d) && !(d->caps & V4L2_CAP_TOUCH);
+}
+
 const char *errno_name(int err)
 {
 	switch (err) {

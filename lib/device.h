@@ -28,6 +28,7 @@ int xioctl(int fd, unsigned long req, void *arg);
 /* Memory-to-memory nodes keep control values per file handle (spec PE-2). */
 bool dev_is_m2m(const struct dev *d);
 bool dev_can_capture(const struct dev *d);
+bool dev_captures_pictures(const struct dev *d);
 
 /* errno name for messages: "EINVAL", "EACCES", "0" for success. */
 const char *errno_name(int err);

@@ -169,6 +169,8 @@ int results_write_json(const char *path, const struct result_set *rs, const stru
 	fputs(", \"bus_info\": ", f); json_str(f, in->bus_info);
 	fprintf(f, ", \"driver_version\": \"%u.%u.%u\"", in->driver_version >> 16,
 		(in->driver_version >> 8) & 0xff, in->driver_version & 0xff);
+	/* QUERYCAP device_caps: what kind of node this was (a board with many). */
+	fprintf(f, ", \"device_caps\": \"0x%08x\"", in->device_caps);
 	fputs(", \"kernel\": ", f); json_str(f, in->kernel);
 	fputs(", \"suite_version\": ", f); json_str(f, in->suite_version);
 	fputs(", \"started\": ", f); json_str(f, in->started);

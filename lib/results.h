@@ -29,6 +29,7 @@ struct result {
 struct run_info {
 	const char *device, *driver, *card, *bus_info;
 	unsigned int driver_version;
+	unsigned int device_caps;
 	const char *kernel, *suite_version, *started, *host;
 	double duration_s;
 };

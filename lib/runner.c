@@ -145,8 +145,10 @@ static const char *missing_reason(unsigned int missing)
 
 static void expand(const struct suite_def *s, const struct check_def *d)
 {
-	if (d->needs_stream && !dev_can_capture(&g_dev)) {
-		add_instance(s, d, NULL, 0, "device", "not a video capture node");
+	if (d->needs_stream && !dev_captures_pictures(&g_dev)) {
+		add_instance(s, d, NULL, 0, "device", dev_can_capture(&g_dev)
+			     ? "a touch device: its frames are touch-sensor data, not pictures (V4L2_CAP_TOUCH)"
+			     : "not a video capture node");
 		return;
 	}
 	/* One skip per check, not per control: the cause is the device's. */
@@ -588,6 +590,7 @@ static void run_info(struct run_info *ri, const char *started, double dur)
 	ri->card = (const char *)g_dev.cap.card;
 	ri->bus_info = (const char *)g_dev.cap.bus_info;
 	ri->driver_version = g_dev.cap.version;
+	ri->device_caps = g_dev.caps;
 	ri->kernel = kernel;
 	ri->suite_version = V4L2C_VERSION;
 	ri->started = started;

@@ -136,6 +136,7 @@ class Expectations:
 
         setup: modprobe vivid n_devs=1      # shell, run on the board first
         device: /dev/video0
+        devices: /dev/video* /dev/radio*     # or: every node matching, one run each (run_board.py)
         run-args: --exclude-control disconnect
         kernel-allow: <regex>                # a known, harmless kernel message (and its stack dump)
         fail <check-glob> <rule> <why...>    # a known failure (a real driver deviation)
@@ -180,7 +181,7 @@ class Expectations:
                     raise BadInput(f"{path}:{n}: kernel-allow: not a regular expression ({e})")
                 self.kernel_allow.append(value.strip())
                 continue
-            if sep and key in ("setup", "device", "run-args", "board", "kernel"):
+            if sep and key in ("setup", "device", "devices", "run-args", "board", "kernel"):
                 self.settings[key] = value.strip()
                 continue
             words = line.split(None, 3)
