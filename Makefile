@@ -3,6 +3,7 @@
 #   make run        build, boot the virtual board, run every suite on vivid
 #   make run BOARD=uvc   the same on uvcvideo with the emulated USB camera
 #   make run BOARD=vivid-all   every vivid node (video, VBI, radio, SDR, metadata, touch), one boot
+#   make run BOARD=loopback   the same on v4l2loopback fed by a producer (fixtures/drivers/v4l2loopback.mk)
 #   make run DEVICE=/dev/videoN   run every suite on a real device instead
 #   make run ONLY='getset/roundtrip/brightness'   rerun one check (glob) on the board
 #   make test       host unit tests + the pytest harness end to end on the virtual board

@@ -92,6 +92,21 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
     return 1 if regressions or complaints else 0
 
 
+def board_files(exp, expect_path):
+    """The host files a board's set-up needs in /share: its `build:` make
+    target is made first (for the board's kernel: make passes KERNEL on as
+    VBOARD_KERNEL), then its `files:` ({release}: the board's kernel release).
+    Raises BadInput naming a file that is still missing."""
+    if exp.settings.get("build"):
+        subprocess.run(["make", "-s", "-C", str(vboard.TOP), exp.settings["build"]], check=True)
+    rel = (vboard.OUT / "kernel.release").read_text().strip()
+    files = [vboard.TOP / f.replace("{release}", rel) for f in exp.settings.get("files", "").split()]
+    for f in files:
+        if not f.is_file():
+            raise BadInput(f"{expect_path}: files: {f}: no such file")
+    return files
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="run every suite on the virtual board")
     ap.add_argument("--board", default="vivid")
@@ -114,9 +129,14 @@ def main(argv=None):
         script = vboard.conform_script(device=exp.settings.get("device", "/dev/video0"),
                                        setup=exp.settings.get("setup", "true"), args=args)
     share = vboard.OUT / f"run-{a.board}"
+    try:
+        files = board_files(exp, expect_path)
+    except BadInput as e:
+        print(f"run_board: {e}", file=sys.stderr)
+        return 2
     print(f"== virtual board '{a.board}': booting (kernel {(vboard.OUT / 'kernel.release').read_text().strip()})")
     t0 = time.monotonic()
-    run = vboard.run_job(script, share, timeout=a.timeout)
+    run = vboard.run_job(script, share, timeout=a.timeout, files=files)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     for name in ("console.log", "dmesg.txt", "ctrls-before.txt", "ctrls-after.txt"):

@@ -108,3 +108,10 @@ const char *v_fmt(const char *fmt, ...)
 	va_end(ap);
 	return buf;
 }
+
+void v_open_again(const struct dev *proto, struct dev *d, const char *when)
+{
+	char err[300];
+	if (dev_open(d, proto->path, proto->libv4l2, err, sizeof(err)))
+		ck_abort_msg("expected to open %s %s, got: %s", proto->path, when, err);
+}

@@ -33,6 +33,11 @@ void v_artifact(const char *relpath);
 #define expect_eq(got, want, ...) do { long long _g = (got), _w = (want); \
 	if (_g != _w) ck_abort_msg("expected %lld, got %lld: %s", _w, _g, v_fmt(__VA_ARGS__)); } while (0)
 const char *v_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Opens proto's device once more into d, or fails the check with the
+ * reason ("expected to open DEV <when>, got: DEV: cannot open: Invalid
+ * argument"): an open that fails is itself the finding (v4l2loopback's
+ * open() fails once a one-shot control is set). */
+void v_open_again(const struct dev *proto, struct dev *d, const char *when);
 /* FL-5: a driver that cannot cache an inactive control's value may refuse
  * writes to it with EACCES (uvcvideo does, for a manual control while its
  * auto control is on). A check that must write the control ends as 'skip'

@@ -139,6 +139,9 @@ class Expectations:
         devices: /dev/video* /dev/radio*     # or: every node matching, one run each (run_board.py)
         run-args: --exclude-control disconnect
         kernel-allow: <regex>                # a known, harmless kernel message (and its stack dump)
+        build: v4l2loopback                  # a make target the board needs, made on the host first
+        files: build/x/{release}/x.ko        # host files (from the top of the tree) copied to /share;
+                                             # {release}: the board's kernel release
         fail <check-glob> <rule> <why...>    # a known failure (a real driver deviation)
         warn <check-glob> <rule> <why...>    # a known warning
         fail@<kernel-glob> <check-glob> <rule> <why...>   # known only on these kernel releases,
@@ -181,7 +184,7 @@ class Expectations:
                     raise BadInput(f"{path}:{n}: kernel-allow: not a regular expression ({e})")
                 self.kernel_allow.append(value.strip())
                 continue
-            if sep and key in ("setup", "device", "devices", "run-args", "board", "kernel"):
+            if sep and key in ("setup", "device", "devices", "run-args", "board", "kernel", "build", "files"):
                 self.settings[key] = value.strip()
                 continue
             words = line.split(None, 3)

@@ -22,7 +22,7 @@
 
 static void open_other(const struct check_ctx *cx, struct dev *d)
 {
-	ck_assert_msg(dev_reopen(cx->dev, d) == 0, "expected to open %s a second time, got an error", cx->dev->path);
+	v_open_again(cx->dev, d, "a second time");
 }
 
 static void subscribe_or_fail(const struct dev *d, uint32_t id, uint32_t flags)

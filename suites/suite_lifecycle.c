@@ -64,7 +64,7 @@ static void close_all(const struct check_ctx *cx)
 static void reopen(const struct check_ctx *cx)
 {
 	struct dev tmp = *cx->dev;
-	ck_assert_msg(dev_reopen(&tmp, (struct dev *)cx->dev) == 0, "expected to open %s again", tmp.path);
+	v_open_again(&tmp, (struct dev *)cx->dev, "again");
 }
 
 /* Every handle closed until the device suspends; reopened. */

@@ -10,7 +10,7 @@
 
 static void open_or_fail(const struct dev *proto, struct dev *d)
 {
-	ck_assert_msg(dev_reopen(proto, d) == 0, "expected to open %s again, got an error", proto->path);
+	v_open_again(proto, d, "again");
 }
 
 /* Set a value other than the current one (and than the default, when the
@@ -90,17 +90,21 @@ static void other_process(const struct check_ctx *cx)
 		struct dev b;
 		int64_t got = 0;
 		close(fds[0]);
-		int e = dev_reopen(cx->dev, &b) ? -1 : ctrl_get_scalar(&b, cx->ctrl, &got);
-		if (write(fds[1], &e, sizeof(e)) < 0 || write(fds[1], &got, sizeof(got)) < 0)
+		int e_open = dev_reopen(cx->dev, &b) ? (errno ? errno : EIO) : 0;
+		int e = e_open ? 0 : ctrl_get_scalar(&b, cx->ctrl, &got);
+		if (write(fds[1], &e_open, sizeof(e_open)) < 0 || write(fds[1], &e, sizeof(e)) < 0 ||
+		    write(fds[1], &got, sizeof(got)) < 0)
 			_exit(1);
 		_exit(0);
 	}
 	close(fds[1]);
-	int e = -1;
+	int e_open = -1, e = -1;
 	int64_t got = 0;
-	ck_assert(read(fds[0], &e, sizeof(e)) == sizeof(e) && read(fds[0], &got, sizeof(got)) == sizeof(got));
+	ck_assert(read(fds[0], &e_open, sizeof(e_open)) == sizeof(e_open) && read(fds[0], &e, sizeof(e)) == sizeof(e) &&
+		  read(fds[0], &got, sizeof(got)) == sizeof(got));
 	close(fds[0]);
 	waitpid(pid, NULL, 0);
+	expect_ok(e_open, "another process opening %s", cx->dev->path);
 	expect_ok(e, "G from another process");
 	if (dev_is_m2m(&a))
 		expect_eq(got, cx->ctrl->q.default_value, "another process's m2m handle starts at the default (PE-2)");
