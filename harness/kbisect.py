@@ -15,6 +15,7 @@ the way, or --verify found an endpoint that disagrees), 2 bad input.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -139,10 +140,10 @@ def main(argv=None):
         ap.error(str(e))
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    for old in list(out.glob("*.log")) + [out / "summary.txt", out / "summary.json"]:
-        old.unlink(missing_ok=True)
-    print(f"== kbisect: {len(builds)} builds from {a.good} (good) to {a.bad} (bad), about "
-          f"{max(len(builds) - 2, 1).bit_length()} steps: {' '.join(builds)}", flush=True)
+    for old in list(out.glob("[0-9]*-*")) + [out / "summary.txt", out / "summary.json"]:
+        shutil.rmtree(old) if old.is_dir() else old.unlink(missing_ok=True)  # the last bisection's steps
+    print(f"== kbisect: {len(builds)} builds from {a.good} (good) to {a.bad} (bad), at most "
+          f"{max(len(builds) - 2, 1).bit_length()} boots without skips: {' '.join(builds)}", flush=True)
     run = board_step(a.board, a.only, out)
     t0 = time.monotonic()
     first, cands, steps, problem = bisect(builds, run, a.verify)
