@@ -22,8 +22,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
 import kbuilds  # noqa: E402
 import vboard  # noqa: E402
+from results import Expectations  # noqa: E402
+
+# A board whose set-up loads the fixture driver from here gets the module
+# built for each build it boots (fixtures/boards/fixture-regress.expect).
+FIXTURE_KO = "/usr/share/v4l2-conform/v4l2c_fixture.ko"
+BUILD_MODULE = vboard.TOP / "fixtures" / "drivers" / "build-for-kernel.sh"
 
 GOOD, BAD, SKIP = "good", "bad", "skip"
 STATUS = {0: GOOD, 1: BAD}
@@ -90,6 +97,8 @@ def board_step(board, only, out):
     """The step runner on the virtual board: fetch the build, build its
     initramfs, run the one check with --bisect; the output goes to the
     terminal and to OUT/STEP-RELEASE.log."""
+    setup = Expectations(vboard.TOP / "fixtures" / "boards" / f"{board}.expect").settings.get("setup", "")
+    needs_fixture = FIXTURE_KO in setup
     def run(step, rel):
         log = out / f"{step}-{rel}.log"
         env = dict(os.environ, VBOARD_KERNEL=rel)
@@ -106,7 +115,12 @@ def board_step(board, only, out):
             head = f"== kbisect step {step}: {rel}, --only '{only}'\n"
             sys.stdout.write(head)
             f.write(head)
-            st = sh([str(vboard.VBOARD), "build"])
+            extras = []
+            if needs_fixture:
+                ko = vboard.BUILD / f"fixture-{rel}" / "v4l2c_fixture.ko"
+                st = sh([str(BUILD_MODULE), rel, str(ko.parent)])
+                extras = [f"{ko}:{FIXTURE_KO}"] if st == 0 else None
+            st = sh([str(vboard.VBOARD), "build", *extras]) if extras is not None else 125
             if st == 0:
                 st = sh([sys.executable, str(Path(__file__).resolve().parent / "run_board.py"), "--board", board,
                          "--only", only, "--bisect", "--out", str(out / f"{step}-{rel}")])
