@@ -46,7 +46,7 @@ SUITE_OBJS := $(SUITE_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 CONFORM    := $(BUILD)/bin/v4l2-conform
 
-.PHONY: all deps run test test-full unit e2e bench vboard clean list matrix
+.PHONY: all deps run test test-full unit e2e bench vboard clean list matrix kbisect
 all: deps $(CONFORM) $(UNIT_BINS)
 
 deps:
@@ -112,6 +112,12 @@ test-full: unit
 matrix: all
 	@tools/deps.sh vboard test
 	/usr/bin/python3 harness/matrix.py $(if $(KERNELS),--kernels '$(KERNELS)') $(if $(ONLY),--only '$(ONLY)') $(MATRIX_ARGS)
+
+# The first Debian kernel build on which a check goes bad: make kbisect GOOD=REL BAD=REL ONLY=CHECK
+# (tools/kbisect; logs and summary in reports/out/kbisect/).
+kbisect: all
+	@tools/deps.sh vboard test
+	tools/kbisect --good '$(GOOD)' --bad '$(BAD)' --only '$(ONLY)' $(if $(BOARD),--board $(BOARD)) $(KBISECT_ARGS)
 
 bench: all
 	@tools/deps.sh vboard test

@@ -12,7 +12,6 @@ exit: 0 written, 1 a kernel's run failed checks its expectations do not list,
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -21,31 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
 import vboard  # noqa: E402
+from kbuilds import available_builds, debian_builds, version_key  # noqa: E402,F401
 from results import BadInput, load_results  # noqa: E402
-
-SERIES = (("6.1", re.compile(r"^linux-image-(6\.1\.0-\d+-amd64)$")),
-          ("6.12", re.compile(r"^linux-image-(6\.12\.\d+\+deb\d+-amd64)$")))
-
-
-def version_key(rel):
-    return [int(x) for x in re.findall(r"\d+", rel)]
-
-
-def debian_builds(names):
-    """Package names (apt-cache search output, first word) -> {series: [release, ...]} oldest first."""
-    out = {s: [] for s, _ in SERIES}
-    for n in names:
-        for s, rx in SERIES:
-            m = rx.match(n.strip())
-            if m:
-                out[s].append(m.group(1))
-    return {s: sorted(set(v), key=version_key) for s, v in out.items()}
-
-
-def available_builds():
-    p = subprocess.run(["apt-cache", "search", "--names-only", r"^linux-image-6\.1"], capture_output=True, text=True)
-    return debian_builds(line.split(" ", 1)[0] for line in p.stdout.splitlines())
-
 
 def diff_runs(runs):
     """runs: [(kernel, results.json data)] -> rows of the checks whose verdict

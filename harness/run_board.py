@@ -113,6 +113,9 @@ def main(argv=None):
     ap.add_argument("--out", default=str(vboard.TOP / "reports" / "out"))
     ap.add_argument("--only", help="run only checks matching this glob")
     ap.add_argument("--timeout", type=int, default=900, help="hard limit for the whole boot (s)")
+    ap.add_argument("--bisect", action="store_true",
+                    help="exit with the suite's --bisect status (0 good, 1 bad, 125 skip: untestable, "
+                         "no such check, the board hung or gave no results); tools/kbisect")
     a = ap.parse_args(argv)
     expect_path = vboard.TOP / "fixtures" / "boards" / f"{a.board}.expect"
     try:
@@ -123,6 +126,8 @@ def main(argv=None):
     args = exp.settings.get("run-args", "")
     if a.only:
         args += f" --only '{a.only}'"
+    if a.bisect:
+        args += " --bisect"
     if "devices" in exp.settings:
         script = vboard.nodes_script(exp.settings["devices"], exp.settings.get("setup", "true"), args)
     else:
@@ -145,7 +150,7 @@ def main(argv=None):
     if run.hung:
         print(f"run_board: the board hung and was killed after {a.timeout} s; console in {out}/console.log",
               file=sys.stderr)
-        return 124
+        return 125 if a.bisect else 124
     if "devices" in exp.settings:
         return report_nodes(a.board, exp, expect_path, run, share, out, t0)
     results = share / "out" / "results.json"
@@ -174,7 +179,16 @@ def main(argv=None):
     for l in complaints:
         print(f"KERNEL {l}")
     print(f"== results: {out}/results.json, junit.xml, results.tap, report.html")
+    if a.bisect:
+        return bisect_status(share)
     return 1 if c["regressions"] or complaints else 0
+
+
+def bisect_status(share):
+    """The suite's own exit status in the guest: 0 good, 1 bad, anything else skip (125)."""
+    p = share / "conform.exit"
+    st = int(p.read_text().strip()) if p.exists() and p.read_text().strip().isdigit() else 125
+    return st if st in (0, 1) else 125
 
 
 if __name__ == "__main__":
