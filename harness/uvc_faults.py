@@ -10,6 +10,7 @@ camera) and the quick runs' --only families are fixture_bugs'.
 """
 import re
 
+import board_batches as bb
 import fixture_bugs as fb
 import vboard
 
@@ -51,10 +52,7 @@ def batch_script(faults, device="/dev/video0", only=None, compliance=True):
     (only[fault]: extra arguments, e.g. --only its families), unplug. The
     layout of each fault's result dir is fixture_bugs.BugRun's."""
     only = only or {}
-    lines = [
-        "set -u",
-        "modprobe uvcvideo && modprobe vhci-hcd || exit 3",
-        "mkdir -p /share/res; dmesg -c > /share/res/boot-dmesg.txt",
+    lines = bb.script_head(["modprobe uvcvideo && modprobe vhci-hcd || exit 3"]) + [
         "plug() {  # fault dir",
         f"  uvc-camera -c {CONF} $CAMARG $FARG --pidfile /tmp/cam.pid >> $2/camera.log 2>&1 || return 1",
         f"  i=0; while [ ! -e {device} ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done",
@@ -77,9 +75,7 @@ def batch_script(faults, device="/dev/video0", only=None, compliance=True):
         ]
     lines += [
         "  if ! plug $f $d; then echo failed > $d/insmod; unplug; return; fi",
-        "  cut -d' ' -f1 /proc/uptime > $d/t0",
-        f"  timeout 900 v4l2-conform -d {device} --out $d/conform --profile {PROFILE} \"$@\" > $d/conform.log 2>&1",
-        "  echo $? > $d/conform.exit",
+        *bb.conform_lines(device, f"--profile {PROFILE}"),
         "  cut -d' ' -f1 /proc/uptime > $d/t1",
         "  unplug; echo $? > $d/rmmod.exit",
         "  dmesg -c > $d/dmesg.txt",
@@ -94,7 +90,7 @@ def run_batches(faults, root, n=2, timeout=5400, only=None, compliance=True):
     """n boards in parallel, each starting with the well-behaved camera;
     `only` and `compliance` as for batch_script. Returns {fault: result dir}
     and every boot's BoardRun."""
-    return fb.boot_batches(fb.split_batches(faults, n),
+    return bb.boot_batches(bb.split_batches(faults, n),
                            lambda batch: batch_script(batch, only=only, compliance=compliance), root, timeout)
 
 
