@@ -11,10 +11,10 @@ import fnmatch
 import json
 import re
 import subprocess
-import threading
 from pathlib import Path
 
 import vboard
+from board_batches import BASELINE, boot_batches, conform_lines, last_dirs, script_head, split_batches  # noqa: F401
 
 DRIVER_DIR = vboard.TOP / "fixtures" / "drivers" / "v4l2c-fixture"
 CATALOGUE = DRIVER_DIR / "bugs.tsv"
@@ -27,7 +27,6 @@ PROFILE = vboard.TOP / "fixtures" / "boards" / "v4l2c-fixture.profile"
 COLUMNS = ["bug", "kind", "rule", "expected_checks", "status", "description"]
 KINDS = ("ioctl", "image")
 STATUSES = ("caught", "uncaught", "warn")
-BASELINE = "none"
 # Bugs that leave a process asleep in the kernel for good: the module can
 # never be unloaded and the device never answers again, so each runs last in
 # its boot, with panic_on_oops off (the board boots with oops=panic) and a
@@ -99,10 +98,7 @@ def batch_script(bugs, device="/dev/video0", conform_args="", only=None, complia
     /share/res/<bug>/, with the kernel log of just that bug (dmesg -c) so a
     warning is attributed."""
     only = only or {}
-    lines = [
-        "set -u",
-        "for m in videodev videobuf2-common videobuf2-v4l2 videobuf2-vmalloc; do modprobe $m; done",
-        "mkdir -p /share/res; dmesg -c > /share/res/boot-dmesg.txt",
+    lines = script_head(["for m in videodev videobuf2-common videobuf2-v4l2 videobuf2-vmalloc; do modprobe $m; done"]) + [
         # A task in an uninterruptible sleep for 5 s is a hung task (the
         # kernel's report fails the check: s-ctrl-uninterruptible).
         "echo 5 > /proc/sys/kernel/hung_task_timeout_secs",
@@ -110,9 +106,7 @@ def batch_script(bugs, device="/dev/video0", conform_args="", only=None, complia
         "  d=/share/res/$1; b=$1; shift; mkdir -p $d",
         "  if ! insmod /share/v4l2c_fixture.ko bug=$b; then echo failed > $d/insmod; return; fi",
         f"  i=0; while [ ! -e {device} ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done",
-        "  cut -d' ' -f1 /proc/uptime > $d/t0",
-        f"  timeout 900 v4l2-conform -d {device} --out $d/conform {conform_args} \"$@\" > $d/conform.log 2>&1",
-        "  echo $? > $d/conform.exit",
+        *conform_lines(device, conform_args),
     ]
     if compliance:
         # v4l2-compliance has no guard against a NEXT_CTRL walk that never
@@ -139,16 +133,6 @@ def batch_script(bugs, device="/dev/video0", conform_args="", only=None, complia
     return "\n".join(lines) + "\n"
 
 
-def split_batches(bugs, n):
-    """n batches of about equal size; each starts with the baseline, so every
-    boot proves its own clean state. The LAST_IN_BOOT bugs end batches,
-    one per batch (more than n of them would need more boots)."""
-    rest = [b for b in bugs if b != BASELINE and b not in LAST_IN_BOOT]
-    last = [b for b in bugs if b in LAST_IN_BOOT]
-    assert len(last) <= n, f"{len(last)} bugs that wedge the board for good need {len(last)} boots"
-    return [[BASELINE] + rest[i::n] + last[i:i + 1] for i in range(n)]
-
-
 def run_batches(bugs, root, n=2, timeout=3000, only=None, compliance=True):
     """Boot n boards in parallel (TCG uses one host core each). `only` and
     `compliance` as for batch_script. Returns {bug: Path of its result dir}
@@ -157,40 +141,9 @@ def run_batches(bugs, root, n=2, timeout=3000, only=None, compliance=True):
     if PROFILE.exists():
         files.append(PROFILE)
         args = f"-p /share/{PROFILE.name}"
-    return boot_batches(split_batches(bugs, n),
+    return boot_batches(split_batches(bugs, n, last=LAST_IN_BOOT),
                         lambda batch: batch_script(batch, conform_args=args, only=only, compliance=compliance),
                         root, timeout, files)
-
-
-def boot_batches(batches, script_of, root, timeout, files=()):
-    """One board per batch, in parallel, each running script_of(batch);
-    every name's results in <share>/res/<name>."""
-    runs = [None] * len(batches)
-
-    def boot(i):
-        runs[i] = vboard.run_job(script_of(batches[i]), root / f"batch{i}", timeout=timeout, files=files,
-                                 echo=False)
-
-    threads = [threading.Thread(target=boot, args=(i,)) for i in range(len(batches))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    dirs = {}
-    for i, batch in enumerate(batches):
-        for b in batch:
-            dirs.setdefault(b, runs[i].share / "res" / b)
-    return dirs, runs
-
-
-def last_dirs(root, names):
-    """{name: its result dir} from the boots last run under root, for
-    re-judging them without booting (a missing name gets a dir that does
-    not exist, so its run reports no results)."""
-    dirs = {}
-    for d in sorted(Path(root).glob("batch*/res/*")):
-        dirs.setdefault(d.name, d)
-    return {n: dirs.get(n, Path(root) / "missing" / n) for n in names}
 
 
 class BugRun:

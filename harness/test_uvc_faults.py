@@ -62,7 +62,7 @@ def runs(built):
     only, unless FULL), in two parallel boots. V4L2C_UVC_REUSE=1 re-judges
     the last boots' results without booting."""
     root = vboard.BUILD / "vboard" / "pytest-uvc-faults"
-    faults = [fb.BASELINE] + [r["bug"] for r in CATALOGUE]
+    faults = [fb.BASELINE] + [r["bug"] for r in CATALOGUE] + list(uf.CAMERA_RUNS)
     if os.environ.get("V4L2C_UVC_REUSE") == "1":
         dirs = fb.last_dirs(root, faults)
     else:
@@ -97,6 +97,17 @@ def test_fault_noticed(runs, row):
     assert hits, f"fault={row['bug']}: none of {row['patterns']} failed; new failures: {sorted(failed)[:10]}"
 
 
+def test_iso_streaming(runs):
+    """The well-behaved camera over isochronous alternate settings: the
+    checks that stream give only the board's known deviations."""
+    run = runs["iso"]
+    assert run.ran, f"no results over iso ({run.path})"
+    exp = Expectations(vboard.TOP / "fixtures" / "boards" / "uvc.expect")
+    regressions = [r["name"] for r in compare({"results": list(run.verdicts().values())}, exp)["regressions"]]
+    assert not regressions, ", ".join(regressions)
+    assert any(n.startswith("probe/") and r["verdict"] == "pass" for n, r in run.verdicts().items())
+
+
 def test_unplug_mid_run_ends_with_verdicts(runs):
     """The camera unplugs itself during the run: v4l2-conform must finish
     (no timeout kill) with results and a failing exit status."""
@@ -112,6 +123,8 @@ def test_unplug_mid_run_ends_with_verdicts(runs):
     (["--check"], "size = 320\n", "size must be"),
     (["--check", "--fault", "bogus"], "", "unknown fault 'bogus'"),
     (["--check", "--bogus"], "", "unknown option '--bogus'"),
+    (["--check", "--streaming", "usb"], "", "--streaming must be bulk or iso"),
+    (["--check"], "streaming = usb\n", "streaming must be bulk or iso"),
 ])
 def test_camera_bad_input(built, tmp_path, args, text, why):
     """A malformed description or usage: one line naming it, exit 2."""

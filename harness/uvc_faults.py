@@ -10,6 +10,7 @@ camera) and the quick runs' --only families are fixture_bugs'.
 """
 import re
 
+import board_batches as bb
 import fixture_bugs as fb
 import vboard
 
@@ -21,6 +22,11 @@ PROFILE = "/usr/share/v4l2-conform/boards/uvc.profile"
 # (8 s: inside the getset and ext families, well before the end of a whole
 # run, which takes about 22 s on an idle machine).
 FAULT_ARGS = {"late-apply": 12, "detach": 8}
+# Runs of the well-behaved camera that are not faults: name -> uvc-camera
+# arguments and v4l2-conform arguments. 'iso' streams over the isochronous
+# alternate settings (the default camera streams over bulk) and runs the
+# checks that stream.
+CAMERA_RUNS = {"iso": ("--streaming iso", "--only 'probe/*,lifecycle/*'")}
 TITLE = "# Emulated UVC camera: which tool notices which firmware fault"
 INTRO = ("Each fault is one firmware mistake of the emulated camera (fault=NAME, see "
          "fixtures/cameras/uvc/faults.tsv), driven by the stock uvcvideo of the virtual board's kernel. "
@@ -46,12 +52,9 @@ def batch_script(faults, device="/dev/video0", only=None, compliance=True):
     (only[fault]: extra arguments, e.g. --only its families), unplug. The
     layout of each fault's result dir is fixture_bugs.BugRun's."""
     only = only or {}
-    lines = [
-        "set -u",
-        "modprobe uvcvideo && modprobe vhci-hcd || exit 3",
-        "mkdir -p /share/res; dmesg -c > /share/res/boot-dmesg.txt",
+    lines = bb.script_head(["modprobe uvcvideo && modprobe vhci-hcd || exit 3"]) + [
         "plug() {  # fault dir",
-        f"  uvc-camera -c {CONF} --fault $1 $FARG --pidfile /tmp/cam.pid >> $2/camera.log 2>&1 || return 1",
+        f"  uvc-camera -c {CONF} $CAMARG $FARG --pidfile /tmp/cam.pid >> $2/camera.log 2>&1 || return 1",
         f"  i=0; while [ ! -e {device} ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done",
         f"  [ -e {device} ]",
         "}",
@@ -60,8 +63,8 @@ def batch_script(faults, device="/dev/video0", only=None, compliance=True):
         f"  i=0; while [ -e {device} ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done",
         f"  [ ! -e {device} ]",
         "}",
-        "run_fault() {  # name fault-arg [v4l2-conform arguments]",
-        "  d=/share/res/$1; f=$1; mkdir -p $d; FARG=${2:+--fault-arg $2}; shift 2",
+        "run_fault() {  # name fault-arg camera-arguments [v4l2-conform arguments]",
+        "  d=/share/res/$1; f=$1; mkdir -p $d; FARG=${2:+--fault-arg $2}; CAMARG=${3:---fault $1}; shift 3",
     ]
     if compliance:
         lines += [
@@ -72,15 +75,14 @@ def batch_script(faults, device="/dev/video0", only=None, compliance=True):
         ]
     lines += [
         "  if ! plug $f $d; then echo failed > $d/insmod; unplug; return; fi",
-        "  cut -d' ' -f1 /proc/uptime > $d/t0",
-        f"  timeout 900 v4l2-conform -d {device} --out $d/conform --profile {PROFILE} \"$@\" > $d/conform.log 2>&1",
-        "  echo $? > $d/conform.exit",
+        *bb.conform_lines(device, f"--profile {PROFILE}"),
         "  cut -d' ' -f1 /proc/uptime > $d/t1",
         "  unplug; echo $? > $d/rmmod.exit",
         "  dmesg -c > $d/dmesg.txt",
         "}",
     ]
-    lines += [f"run_fault {f} '{FAULT_ARGS.get(f, '')}' {only.get(f, '')}".rstrip() for f in faults]
+    lines += [f"run_fault {f} '{FAULT_ARGS.get(f, '')}' '{CAMERA_RUNS.get(f, ('',))[0]}' "
+              f"{CAMERA_RUNS[f][1] if f in CAMERA_RUNS else only.get(f, '')}".rstrip() for f in faults]
     return "\n".join(lines) + "\n"
 
 
@@ -88,7 +90,7 @@ def run_batches(faults, root, n=2, timeout=5400, only=None, compliance=True):
     """n boards in parallel, each starting with the well-behaved camera;
     `only` and `compliance` as for batch_script. Returns {fault: result dir}
     and every boot's BoardRun."""
-    return fb.boot_batches(fb.split_batches(faults, n),
+    return bb.boot_batches(bb.split_batches(faults, n),
                            lambda batch: batch_script(batch, only=only, compliance=compliance), root, timeout)
 
 
