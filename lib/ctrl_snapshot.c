@@ -75,6 +75,8 @@ int snapshot_take(const struct dev *d, const struct ctrl_model *m, struct snapsh
 	return 0;
 }
 
+void (*snapshot_on_moved)(const char *names);
+
 static void append(char *report, size_t len, const char *name)
 {
 	size_t o = strlen(report);
@@ -86,6 +88,7 @@ int snapshot_diff(const struct dev *d, const struct ctrl_model *m, const struct 
 		  char *report, size_t len)
 {
 	int n = 0;
+	char moved[512] = "";
 	if (len)
 		report[0] = 0;
 	for (size_t i = 0; i < s->n; i++) {
@@ -93,12 +96,17 @@ int snapshot_diff(const struct dev *d, const struct ctrl_model *m, const struct 
 			continue;
 		const struct ctrl *c = &m->c[i];
 		struct ctrl_val now = { 0 };
-		if (ctrl_get(d, c, V4L2_CTRL_WHICH_CUR_VAL, &now) || !ctrl_val_equal(c, &now, &s->val[i])) {
+		int e = ctrl_get(d, c, V4L2_CTRL_WHICH_CUR_VAL, &now);
+		if (!e && !ctrl_val_equal(c, &now, &s->val[i]) && ctrl_moves_by_itself(d, c)) {
+			append(moved, sizeof(moved), c->slug);
+		} else if (e || !ctrl_val_equal(c, &now, &s->val[i])) {
 			n++;
 			append(report, len, c->slug);
 		}
 		ctrl_val_free(&now);
 	}
+	if (moved[0] && snapshot_on_moved)
+		snapshot_on_moved(moved);
 	return n;
 }
 

@@ -24,8 +24,12 @@ int snapshot_restore(const struct dev *d, const struct ctrl_model *m, const stru
  * where bulk_ok), set back only what differs, and do not verify. Returns
  * the number of controls it had to set. */
 int snapshot_reset(const struct dev *d, const struct ctrl_model *m, const struct snapshot *s);
-/* Number of saved controls whose current value differs; names in `report`. */
+/* Number of saved controls whose current value differs; names in `report`.
+ * A control that differs but is flagged INACTIVE or VOLATILE now is the
+ * device's own move (ctrl_moves_by_itself), not counted: snapshot_on_moved
+ * (when set; the runner makes it a v_info of the check) gets their names. */
 int snapshot_diff(const struct dev *d, const struct ctrl_model *m, const struct snapshot *s,
 		  char *report, size_t len);
 void snapshot_free(struct snapshot *s);
+extern void (*snapshot_on_moved)(const char *names);
 #endif

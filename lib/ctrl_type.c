@@ -109,3 +109,8 @@ void ctrl_flags_str(uint32_t flags, char *buf, size_t len)
 			o += snprintf(buf + o, len - o, "%s0x%x", o ? "," : "", 1u << i);
 	}
 }
+
+bool ctrl_flags_self_moving(uint32_t flags)
+{
+	return flags & (V4L2_CTRL_FLAG_VOLATILE | V4L2_CTRL_FLAG_INACTIVE);
+}

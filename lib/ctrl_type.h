@@ -31,4 +31,11 @@ bool ctrl_writable(const struct v4l2_query_ext_ctrl *q);
 /* Flags this kernel generation knows (FL-14). */
 #define CTRL_KNOWN_FLAGS 0x0fffu
 void ctrl_flags_str(uint32_t flags, char *buf, size_t len);
+/* Flags of a control the device may move by itself, so a change of its
+ * value is the device's, not a request's: VOLATILE ("changes continuously",
+ * vidioc-queryctrl.rst) or INACTIVE (the manual control of an auto cluster
+ * while the automatic mode drives it, v4l2-controls.rst "auto clusters";
+ * uvcvideo flags that control INACTIVE only, never VOLATILE: uvc_ctrl.c
+ * __uvc_query_v4l2_ctrl, 6.1 line 1222). */
+bool ctrl_flags_self_moving(uint32_t flags);
 #endif

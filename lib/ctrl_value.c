@@ -119,6 +119,16 @@ static bool use_old(const struct ctrl *c)
 	return !c->have_qext && ctrl_is_scalar_int32(&c->q);
 }
 
+bool ctrl_moves_by_itself(const struct dev *d, const struct ctrl *c)
+{
+	if (c->have_qext) {
+		struct v4l2_query_ext_ctrl q = { .id = c->q.id };
+		return dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q) == 0 && ctrl_flags_self_moving(q.flags);
+	}
+	struct v4l2_queryctrl q = { .id = c->q.id };
+	return dev_ioctl(d, VIDIOC_QUERYCTRL, &q) == 0 && ctrl_flags_self_moving(q.flags);
+}
+
 int ctrl_get_scalar(const struct dev *d, const struct ctrl *c, int64_t *v)
 {
 	if (use_old(c)) {

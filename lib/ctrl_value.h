@@ -24,6 +24,10 @@ int ctrl_set_old(const struct dev *d, uint32_t id, int32_t *v);
 /* Scalar convenience over the best path for the type: old ioctls for 32-bit
  * types when QUERY_EXT_CTRL is missing (legacy drivers), extended otherwise. */
 int ctrl_get_scalar(const struct dev *d, const struct ctrl *c, int64_t *v);
+/* A fresh query says the device may move c by itself now (its current
+ * flags, ctrl_flags_self_moving): a change found after a request is then
+ * not the request's. The enumeration's flags are stale: auto modes toggle. */
+bool ctrl_moves_by_itself(const struct dev *d, const struct ctrl *c);
 int ctrl_set_scalar(const struct dev *d, const struct ctrl *c, int64_t *v);
 
 void ctrl_val_init(const struct ctrl *c, struct ctrl_val *v);	/* payload buffer allocated, zeroed */

@@ -86,7 +86,7 @@ int lc_changed(const struct dev *d, const struct lc_watch *w, char *report, size
 		if (e) {
 			append(report, len, "%s: G gave %s", w->c[i]->slug, errno_name(e));
 			n++;
-		} else if (got != w->v[i]) {
+		} else if (got != w->v[i] && !ctrl_moves_by_itself(d, w->c[i])) {
 			append(report, len, "%s %lld -> %lld", w->c[i]->slug, (long long)w->v[i], (long long)got);
 			n++;
 		}

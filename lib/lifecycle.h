@@ -32,7 +32,8 @@ size_t lc_set_others(const struct dev *d, const struct ctrl_model *m, struct lc_
 /* Set each watched control to v[i] (the picture checks' values). */
 int lc_apply(const struct dev *d, const struct lc_watch *w, const int64_t *v);
 /* How many watched controls no longer read their value (an error reading
- * counts), listed as "brightness 255 -> 128, ..." in report. */
+ * counts), listed as "brightness 255 -> 128, ..." in report. One flagged
+ * INACTIVE or VOLATILE now is the device's to move (ctrl_moves_by_itself). */
 int lc_changed(const struct dev *d, const struct lc_watch *w, char *report, size_t len);
 /* "brightness = 160, horizontal-flip = 1" */
 void lc_describe(const struct lc_watch *w, char *buf, size_t len);

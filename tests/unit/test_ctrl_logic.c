@@ -1,6 +1,7 @@
 /* Host unit tests of the pure control logic: the framework's value rules
  * (VA-1/3/5), validity, slugs, and the JSON writer's escaping. */
 #include "ctrl_select.h"
+#include "ctrl_type.h"
 #include "ctrl_value.h"
 #include "results.h"
 #include <check.h>
@@ -59,6 +60,21 @@ START_TEST(boolean_bitmask_button)
 	ck_assert_int_eq(ctrl_expected_scalar(&m, 0x10), 0x10);
 	struct v4l2_query_ext_ctrl k = { .type = V4L2_CTRL_TYPE_BUTTON };
 	ck_assert_int_eq(ctrl_expected_scalar(&k, 77), 0);
+}
+END_TEST
+
+/* Who may change a control without a request: the device, for a control
+ * it flags VOLATILE or INACTIVE (an auto mode drives it); any other flag
+ * leaves a change to blame on the request (the atomicity checks' catch). */
+START_TEST(self_moving_flags)
+{
+	ck_assert(ctrl_flags_self_moving(V4L2_CTRL_FLAG_VOLATILE));
+	ck_assert(ctrl_flags_self_moving(V4L2_CTRL_FLAG_INACTIVE));
+	ck_assert(ctrl_flags_self_moving(V4L2_CTRL_FLAG_INACTIVE | V4L2_CTRL_FLAG_SLIDER));
+	ck_assert(!ctrl_flags_self_moving(0));
+	ck_assert(!ctrl_flags_self_moving(V4L2_CTRL_FLAG_UPDATE | V4L2_CTRL_FLAG_SLIDER | V4L2_CTRL_FLAG_GRABBED |
+					  V4L2_CTRL_FLAG_EXECUTE_ON_WRITE | V4L2_CTRL_FLAG_MODIFY_LAYOUT));
+	ck_assert(!ctrl_flags_self_moving(V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_WRITE_ONLY));
 }
 END_TEST
 
@@ -123,6 +139,7 @@ int main(void)
 	tcase_add_test(tc, clamp_and_round);
 	tcase_add_test(tc, int64_full_range);
 	tcase_add_test(tc, boolean_bitmask_button);
+	tcase_add_test(tc, self_moving_flags);
 	tcase_add_test(tc, validity);
 	tcase_add_test(tc, slugs);
 	tcase_add_test(tc, json_escaping);
