@@ -97,9 +97,11 @@ int snapshot_diff(const struct dev *d, const struct ctrl_model *m, const struct 
 		const struct ctrl *c = &m->c[i];
 		struct ctrl_val now = { 0 };
 		int e = ctrl_get(d, c, V4L2_CTRL_WHICH_CUR_VAL, &now);
-		if (!e && !ctrl_val_equal(c, &now, &s->val[i]) && ctrl_moves_by_itself(d, c)) {
+		if (!e && ctrl_val_equal(c, &now, &s->val[i])) {
+			/* unchanged */
+		} else if (!e && ctrl_moves_by_itself(d, c)) {
 			append(moved, sizeof(moved), c->slug);
-		} else if (e || !ctrl_val_equal(c, &now, &s->val[i])) {
+		} else {
 			n++;
 			append(report, len, c->slug);
 		}

@@ -119,14 +119,24 @@ static bool use_old(const struct ctrl *c)
 	return !c->have_qext && ctrl_is_scalar_int32(&c->q);
 }
 
+bool ctrl_query_flags(const struct dev *d, uint32_t id, uint32_t *flags)
+{
+	struct v4l2_query_ext_ctrl q = { .id = id };
+	if (dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q)) {
+		struct v4l2_queryctrl qc = { .id = id };
+		if (dev_ioctl(d, VIDIOC_QUERYCTRL, &qc))
+			return false;
+		*flags = qc.flags;
+		return true;
+	}
+	*flags = q.flags;
+	return true;
+}
+
 bool ctrl_moves_by_itself(const struct dev *d, const struct ctrl *c)
 {
-	if (c->have_qext) {
-		struct v4l2_query_ext_ctrl q = { .id = c->q.id };
-		return dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q) == 0 && ctrl_flags_self_moving(q.flags);
-	}
-	struct v4l2_queryctrl q = { .id = c->q.id };
-	return dev_ioctl(d, VIDIOC_QUERYCTRL, &q) == 0 && ctrl_flags_self_moving(q.flags);
+	uint32_t flags;
+	return ctrl_query_flags(d, c->q.id, &flags) && ctrl_flags_self_moving(flags);
 }
 
 int ctrl_get_scalar(const struct dev *d, const struct ctrl *c, int64_t *v)

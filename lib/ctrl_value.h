@@ -24,6 +24,9 @@ int ctrl_set_old(const struct dev *d, uint32_t id, int32_t *v);
 /* Scalar convenience over the best path for the type: old ioctls for 32-bit
  * types when QUERY_EXT_CTRL is missing (legacy drivers), extended otherwise. */
 int ctrl_get_scalar(const struct dev *d, const struct ctrl *c, int64_t *v);
+/* The control's flags as the device reports them now (QUERY_EXT_CTRL, or
+ * QUERYCTRL on drivers without it); false when neither answers. */
+bool ctrl_query_flags(const struct dev *d, uint32_t id, uint32_t *flags);
 /* A fresh query says the device may move c by itself now (its current
  * flags, ctrl_flags_self_moving): a change found after a request is then
  * not the request's. The enumeration's flags are stale: auto modes toggle. */

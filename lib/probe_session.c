@@ -302,20 +302,6 @@ void probe_run(const struct check_ctx *cx, attempt_fn fn)
 
 /* ---------- gain and exposure: manual mode first ---------- */
 
-static bool query_flags(const struct dev *d, uint32_t id, uint32_t *flags)
-{
-	struct v4l2_query_ext_ctrl q = { .id = id };
-	if (dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q)) {
-		struct v4l2_queryctrl qc = { .id = id };
-		if (dev_ioctl(d, VIDIOC_QUERYCTRL, &qc))
-			return false;
-		*flags = qc.flags;
-		return true;
-	}
-	*flags = q.flags;
-	return true;
-}
-
 /* The auto control that makes this one inactive, and its manual value. */
 static bool auto_of(uint32_t id, uint32_t *auto_id, int32_t *manual)
 {
@@ -339,7 +325,7 @@ void probe_make_manual(const struct check_ctx *cx)
 {
 	uint32_t flags = 0, aid;
 	int32_t manual;
-	if (!query_flags(cx->dev, cx->ctrl->q.id, &flags) || !(flags & V4L2_CTRL_FLAG_INACTIVE))
+	if (!ctrl_query_flags(cx->dev, cx->ctrl->q.id, &flags) || !(flags & V4L2_CTRL_FLAG_INACTIVE))
 		return;
 	if (auto_of(cx->ctrl->q.id, &aid, &manual)) {
 		struct v4l2_control c = { aid, manual };
@@ -347,7 +333,7 @@ void probe_make_manual(const struct check_ctx *cx)
 		if (!e)
 			v_info("set control 0x%08x to %d (manual) first", aid, manual);
 	}
-	if (query_flags(cx->dev, cx->ctrl->q.id, &flags) && (flags & V4L2_CTRL_FLAG_INACTIVE))
+	if (ctrl_query_flags(cx->dev, cx->ctrl->q.id, &flags) && (flags & V4L2_CTRL_FLAG_INACTIVE))
 		v_skip("inconclusive: %s is inactive (its automatic mode could not be turned off)", cx->ctrl->q.name);
 }
 
