@@ -38,7 +38,7 @@ $(shell mkdir -p $(BUILD); echo '$(VERSION)' | cmp -s - $(VERSION_FILE) 2>/dev/n
 STATIC_LIBS = $(shell pkg-config --static --libs check libv4l2 2>/dev/null)
 HOST_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
-LIB_SRCS   := $(sort $(wildcard lib/*.c))
+LIB_SRCS   := $(sort $(wildcard lib/*/*.c))
 SUITE_SRCS := $(sort $(wildcard suites/*.c))
 UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -52,11 +52,11 @@ all: deps $(CONFORM) $(UNIT_BINS)
 deps:
 	@tools/deps.sh build
 
-$(BUILD)/%.o: %.c $(wildcard lib/*.h suites/*.h)
+$(BUILD)/%.o: %.c $(wildcard lib/*/*.h suites/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/lib/runner.o: $(VERSION_FILE)
+$(BUILD)/lib/run/runner.o: $(VERSION_FILE)
 
 $(BUILD)/libv4l2c.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -128,4 +128,4 @@ bench: all
 clean:
 	rm -rf $(BUILD)
 
--include $(wildcard */*.mk fixtures/*/*.mk)
+-include $(wildcard */*.mk lib/*/*.mk fixtures/*/*.mk)

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "frame.h"
-#include "stats.h"
+#include "image/frame.h"
+#include "image/stats.h"
 
 static double now_s(void)
 {

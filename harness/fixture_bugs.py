@@ -177,7 +177,7 @@ class BugRun:
         dmesg = self._text("dmesg.txt") or ""
         complaints = [l for l in dmesg.splitlines() if any(k in l for k in vboard.KERNEL_COMPLAINTS)]
         # A kernel report the suite itself turned into a failing verdict
-        # (lib/kmsg_judge.c: "kernel: ...") is what the bug is about, not a
+        # (lib/run/kmsg_judge.c: "kernel: ...") is what the bug is about, not a
         # broken run.
         # So is a hung task left behind by a device the suite found wedged
         # (run/device-wedged).

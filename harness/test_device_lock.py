@@ -1,4 +1,4 @@
-"""One run per device (issue 14, lib/devlock.c), on the virtual board with
+"""One run per device (issue 14, lib/dev/devlock.c), on the virtual board with
 vivid: while a run holds /dev/video0, a second run exits 2 naming the pid
 that holds it, and a run with --wait starts once the first has ended."""
 import re

@@ -63,7 +63,7 @@ def result(name, verdict, suite=None, message="", measurements=()):
 
 
 def write_results(path, results):
-    """results.json in the layout of lib/results.c: one result per line."""
+    """results.json in the layout of lib/check/results.c: one result per line."""
     counts = {v: sum(1 for r in results if r["verdict"] == v) for v in ("pass", "fail", "warn", "skip")}
     lines = ['{', '  "format": "v4l2-conform-results/1",',
              '  "run": {"device": "/dev/video0", "driver": "vivid", "card": "vivid", "kernel": "k", '

@@ -1,4 +1,4 @@
-"""Journalled restore (issue 14, lib/journal.c), on the virtual board with
+"""Journalled restore (issue 14, lib/run/journal.c), on the virtual board with
 vivid: a run killed with SIGKILL (runner and checks, during the probes, which
 stream) leaves controls changed; `v4l2-conform --restore` puts every writable
 control back from the journal, and a new run on a device with a left-over

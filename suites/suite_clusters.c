@@ -4,14 +4,14 @@
  * controls, an explicit manual value in the same call; events for the
  * flag and range changes a control with UPDATE causes; GRABBED controls
  * while streaming (EBUSY for S, TRY and G still fine). */
-#include "capture.h"
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "events.h"
-#include "ext_ctrls.h"
-#include "registry.h"
-#include "verdict.h"
+#include "image/capture.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "ctrl/events.h"
+#include "ctrl/ext_ctrls.h"
+#include "check/registry.h"
+#include "check/verdict.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,14 +7,14 @@
  * what they saw and the main thread judges. The rules are those of the
  * value paths under load: SC-15 (G returns what S stored), EX-21 (all 64
  * bits), AR-3 (whole arrays), EV-3/EV-4 (events). */
-#include "ctrl_payload.h"
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "events.h"
-#include "ext_ctrls.h"
-#include "registry.h"
-#include "verdict.h"
+#include "ctrl/ctrl_payload.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "ctrl/events.h"
+#include "ctrl/ext_ctrls.h"
+#include "check/registry.h"
+#include "check/verdict.h"
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>

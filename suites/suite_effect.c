@@ -7,14 +7,14 @@
  * value, sends no event to any handle and leaves the picture alone (LC-4):
  * a driver that writes registers while validating, or announces a change it
  * then refuses, breaks that where no ioctl shows it. */
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "events.h"
-#include "ext_ctrls.h"
-#include "picture_ref.h"
-#include "registry.h"
-#include "verdict.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "ctrl/events.h"
+#include "ctrl/ext_ctrls.h"
+#include "image/picture_ref.h"
+#include "check/registry.h"
+#include "check/verdict.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +23,7 @@
 
 /* ---------- LC-3: every way in ---------- */
 
-/* The reference picture is set the first way (lib/ctrl_value.c's
+/* The reference picture is set the first way (lib/ctrl/ctrl_value.c's
  * ctrl_set_scalar: S_EXT_CTRLS which = CUR_VAL, one control a call); each
  * of these must give the same. */
 enum way { WAY_S_CTRL, WAY_EXT_CLASS, WAY_EXT_ALL, WAY_N };

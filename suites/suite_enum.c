@@ -1,9 +1,9 @@
 /* Enumeration: every method, their agreement, and what each description
  * must hold (spec section 1). */
-#include "ctrl_enum.h"
-#include "ctrl_type.h"
-#include "registry.h"
-#include "verdict.h"
+#include "ctrl/ctrl_enum.h"
+#include "ctrl/ctrl_type.h"
+#include "check/registry.h"
+#include "check/verdict.h"
 #include <string.h>
 
 #define NEXT_BOTH (V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND)

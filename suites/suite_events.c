@@ -2,15 +2,15 @@
  * its payload, delivery to other handles and feedback suppression, merging,
  * sequence numbers, DQEVENT and poll() semantics, unsubscription, and the
  * events a driver sends on its own (range and flag changes on S_INPUT).
- * Every wait is bounded (lib/events.h). */
-#include "ctrl_payload.h"
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "events.h"
-#include "ext_ctrls.h"
-#include "registry.h"
-#include "verdict.h"
+ * Every wait is bounded (lib/ctrl/events.h). */
+#include "ctrl/ctrl_payload.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "ctrl/events.h"
+#include "ctrl/ext_ctrls.h"
+#include "check/registry.h"
+#include "check/verdict.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

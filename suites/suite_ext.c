@@ -4,15 +4,15 @@
  * once (spec section 4). What an S/TRY applies (atomicity, TRY, clamping,
  * 64-bit values, duplicates) is checked in suite_ext_apply.c; strings and
  * arrays are in suite_payload.c. */
-#include "ctrl_payload.h"
-#include "ctrl_select.h"
-#include "ctrl_snapshot.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "ext_ctrls.h"
-#include "registry.h"
+#include "ctrl/ctrl_payload.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_snapshot.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "ctrl/ext_ctrls.h"
+#include "check/registry.h"
 #include "suite_ext.h"
-#include "verdict.h"
+#include "check/verdict.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  *   suite_ext_helpers.c  the helpers both use, declared here. */
 #ifndef V4L2C_SUITE_EXT_H
 #define V4L2C_SUITE_EXT_H
-#include "ctrl_snapshot.h"
-#include "registry.h"
+#include "ctrl/ctrl_snapshot.h"
+#include "check/registry.h"
 #include <stdbool.h>
 #include <stdint.h>
 

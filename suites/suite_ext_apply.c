@@ -4,16 +4,16 @@
  * clamping through the extended path agrees with S_CTRL (VA-1, EX-15),
  * 64-bit values kept whole (EX-21), the same control twice (EX-16). The
  * check table is in suite_ext.c. */
-#include "ctrl_payload.h"
-#include "ctrl_select.h"
-#include "ctrl_snapshot.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "fw_value.h"
-#include "ext_ctrls.h"
-#include "registry.h"
+#include "ctrl/ctrl_payload.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_snapshot.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "ctrl/fw_value.h"
+#include "ctrl/ext_ctrls.h"
+#include "check/registry.h"
 #include "suite_ext.h"
-#include "verdict.h"
+#include "check/verdict.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* Helpers shared by the files of the ext suite (suite_ext.c,
  * suite_ext_apply.c): the three requests, control picks, snapshots and
  * values as the control's width stores them. */
-#include "ctrl_snapshot.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "registry.h"
+#include "ctrl/ctrl_snapshot.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "check/registry.h"
 #include "suite_ext.h"
-#include "verdict.h"
+#include "check/verdict.h"
 
 const unsigned long ext_requests[3] = { VIDIOC_G_EXT_CTRLS, VIDIOC_TRY_EXT_CTRLS, VIDIOC_S_EXT_CTRLS };
 

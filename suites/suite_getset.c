@@ -1,10 +1,10 @@
 /* VIDIOC_G_CTRL / VIDIOC_S_CTRL (spec section 3, values per section 5). */
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "fw_value.h"
-#include "registry.h"
-#include "verdict.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "ctrl/fw_value.h"
+#include "check/registry.h"
+#include "check/verdict.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -13,19 +13,19 @@
  * autosuspend delay) and name each control that changed. The picture check
  * sets the image controls the probes can judge a quarter of the way from
  * their default towards the far end (moderate, so nothing clips), takes one
- * reference frame (lib/picture_ref.c) and goes through every transition in
+ * reference frame (lib/image/picture_ref.c) and goes through every transition in
  * one session, comparing the first frame after each: reference pictures
  * cost frames, and the suite must stay cheap on a 10 frames/s board. The
  * picture at the default values shows the effect is visible at all (else:
  * skip). */
-#include "ctrl_select.h"
-#include "ctrl_value.h"
-#include "lifecycle.h"
-#include "picture_ref.h"
-#include "profile.h"
-#include "registry.h"
-#include "runner.h"
-#include "verdict.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_value.h"
+#include "image/lifecycle.h"
+#include "image/picture_ref.h"
+#include "image/profile.h"
+#include "check/registry.h"
+#include "run/runner.h"
+#include "check/verdict.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* VIDIOC_QUERYMENU (spec section 2). */
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "registry.h"
-#include "verdict.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "check/registry.h"
+#include "check/verdict.h"
 #include <string.h>
 
 static int querymenu(const struct check_ctx *cx, uint32_t index, struct v4l2_querymenu *qm)

@@ -1,13 +1,13 @@
 /* String, array, compound and dynamic-array controls through the extended
  * ioctls: payload sizes, length rules, whole-array access, element
  * validation and NULL pointers (spec sections 6 and 7). */
-#include "ctrl_payload.h"
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "ext_ctrls.h"
-#include "registry.h"
-#include "verdict.h"
+#include "ctrl/ctrl_payload.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "ctrl/ext_ctrls.h"
+#include "check/registry.h"
+#include "check/verdict.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

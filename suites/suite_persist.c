@@ -1,10 +1,10 @@
 /* Persistence (spec section 13): values belong to the device, not to a file
  * handle; they survive close/open and are shared by every handle and
  * process. Memory-to-memory nodes keep them per handle instead (PE-2). */
-#include "ctrl_select.h"
-#include "ctrl_value.h"
-#include "registry.h"
-#include "verdict.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_value.h"
+#include "check/registry.h"
+#include "check/verdict.h"
 #include <sys/wait.h>
 #include <unistd.h>
 

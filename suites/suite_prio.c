@@ -4,15 +4,15 @@
  * queries and events keep working; S_PRIORITY refuses invalid values;
  * closing the RECORD handle releases it. PR-4: a driver without
  * priorities (G_PRIORITY unsupported) is skipped. */
-#include "ctrl_payload.h"
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "events.h"
-#include "ext_ctrls.h"
-#include "registry.h"
-#include "runner.h"
-#include "verdict.h"
+#include "ctrl/ctrl_payload.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "ctrl/events.h"
+#include "ctrl/ext_ctrls.h"
+#include "check/registry.h"
+#include "run/runner.h"
+#include "check/verdict.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -9,7 +9,7 @@
  * Method, for every probe:
  *  - the board profile's scene settings are applied, capture starts, and the
  *    first frame made after them is waited for (spec section 18 stale-frame
- *    rule, lib/capture.c);
+ *    rule, lib/image/capture.c);
  *  - the noise floor: PROBE_NOISE_FRAMES frames at the original value; every
  *    tolerance is half a code value (8-bit quantisation) plus JUDGE_NOISE_K
  *    standard deviations of the statistic over those frames, nothing else;
@@ -27,19 +27,19 @@
  *  - a failure is measured once more (flaky boards): passing the second
  *    time gives a warning, failing again a failure with the before/after
  *    frames saved as artifacts. */
-#include "capture.h"
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "probe_judge.h"
-#include "probe_session.h"
-#include "profile.h"
-#include "profile_scene.h"
-#include "registry.h"
-#include "results.h"
-#include "runner.h"
-#include "stats.h"
-#include "verdict.h"
+#include "image/capture.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "image/probe_judge.h"
+#include "image/probe_session.h"
+#include "image/profile.h"
+#include "image/profile_scene.h"
+#include "check/registry.h"
+#include "check/results.h"
+#include "run/runner.h"
+#include "image/stats.h"
+#include "check/verdict.h"
 
 #include <errno.h>
 #include <math.h>
@@ -49,7 +49,7 @@
 #include <string.h>
 #include <strings.h>
 
-/* the decision constants (JUDGE_NOISE_K, JUDGE_HALF_CODE, ...) are lib/probe_judge.h's */
+/* the decision constants (JUDGE_NOISE_K, JUDGE_HALF_CODE, ...) are lib/image/probe_judge.h's */
 #define MAX_ITEMS 64
 
 static const double PI = 3.14159265358979323846;

@@ -15,16 +15,16 @@
  * frames with no change (the noise floor); a flip also forgives the
  * displacement of PROBE_MIRROR_SHIFT pixels, measured on the reference. Few
  * frames per point: the session's settle plus PROBE_NOISE_FRAMES once. */
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "probe_judge.h"
-#include "probe_session.h"
-#include "profile.h"
-#include "registry.h"
-#include "runner.h"
-#include "side_judge.h"
-#include "stats.h"
-#include "verdict.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "image/probe_judge.h"
+#include "image/probe_session.h"
+#include "image/profile.h"
+#include "check/registry.h"
+#include "run/runner.h"
+#include "image/side_judge.h"
+#include "image/stats.h"
+#include "check/verdict.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -14,14 +14,14 @@
  * out-of-range value (not the default), the nearest step (not the one
  * below). Halfway between two steps either is allowed (the framework takes
  * the higher one: the other is a warning). */
-#include "closest.h"
-#include "ctrl_select.h"
-#include "ctrl_value.h"
-#include "events.h"
-#include "lifecycle.h"
-#include "picture_ref.h"
-#include "registry.h"
-#include "verdict.h"
+#include "ctrl/closest.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_value.h"
+#include "ctrl/events.h"
+#include "image/lifecycle.h"
+#include "image/picture_ref.h"
+#include "check/registry.h"
+#include "check/verdict.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* The suites compiled into v4l2-conform, in the order they run. */
-#include "registry.h"
+#include "check/registry.h"
 
 extern const struct suite_def suite_enum, suite_menu, suite_getset, suite_persist;
 extern const struct suite_def suite_ext, suite_payload, suite_events, suite_clusters, suite_prio, suite_concurrency;

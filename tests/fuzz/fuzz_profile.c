@@ -1,8 +1,8 @@
-/* libFuzzer target: the board profile reader (lib/profile.c). A profile is
+/* libFuzzer target: the board profile reader (lib/image/profile.c). A profile is
  * input from a board's owner; whatever it holds, the reader either accepts it
  * or names the problem, and what it accepted is usable (profile_roi inside
  * the frame). Run by `make fuzz` (tests/fuzz.mk). */
-#include "profile.h"
+#include "image/profile.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

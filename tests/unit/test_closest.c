@@ -1,6 +1,6 @@
-/* The closest valid value (lib/closest.c, LC-6). */
+/* The closest valid value (lib/ctrl/closest.c, LC-6). */
 #include "unit.h"
-#include "closest.h"
+#include "ctrl/closest.h"
 
 static struct v4l2_query_ext_ctrl q_of(int64_t min, int64_t max, uint64_t step)
 {

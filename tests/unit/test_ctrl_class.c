@@ -3,8 +3,8 @@
  * The query results are those of 6.1 and 6.12 vivid (QUERY_EXT_CTRL as
  * v4l2-ctl shows them), including 6.12's INTEGER and INTEGER64 arrays that a
  * type-based rule took for scalars (issue 17). */
-#include "ctrl_payload.h"
-#include "ctrl_type.h"
+#include "ctrl/ctrl_payload.h"
+#include "ctrl/ctrl_type.h"
 #include <check.h>
 #include "unit.h"
 #include <string.h>

@@ -1,9 +1,9 @@
 /* Host unit tests of the pure control logic: the framework's value rules
  * (VA-1/3/5), validity, slugs, and the JSON writer's escaping. */
-#include "ctrl_select.h"
-#include "ctrl_type.h"
-#include "ctrl_value.h"
-#include "results.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "check/results.h"
 #include <check.h>
 #include "unit.h"
 #include <stdlib.h>

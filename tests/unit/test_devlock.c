@@ -1,4 +1,4 @@
-/* Host unit tests: one run per device (lib/devlock.c). /dev/null stands in
+/* Host unit tests: one run per device (lib/dev/devlock.c). /dev/null stands in
  * for the device; the locks go to a temporary folder (V4L2C_LOCK_DIR). */
 #include <check.h>
 #include "unit.h"
@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "devlock.h"
+#include "dev/devlock.h"
 
 static char dir[] = "/tmp/devlock-test-XXXXXX";
 static char err[512];

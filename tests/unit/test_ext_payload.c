@@ -1,9 +1,9 @@
 /* Host unit tests of the helpers behind the EXT_CTRLS, payload, event and
  * concurrency suites: payload patterns are valid and distinct, element
  * access round-trips, batches keep their entries, events print. */
-#include "ctrl_payload.h"
-#include "events.h"
-#include "ext_ctrls.h"
+#include "ctrl/ctrl_payload.h"
+#include "ctrl/events.h"
+#include "ctrl/ext_ctrls.h"
 #include <check.h>
 #include "unit.h"
 #include <stdlib.h>

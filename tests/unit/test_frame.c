@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "frame.h"
-#include "stats.h"
+#include "image/frame.h"
+#include "image/stats.h"
 
 /* BT.601 8-bit limited-range values of the 75% colour bars (the published
  * table, independent of the code's arithmetic). */

@@ -1,8 +1,8 @@
-/* Host unit tests of lib/fw_value.c: the framework's value rules on tables
+/* Host unit tests of lib/ctrl/fw_value.c: the framework's value rules on tables
  * worked out from std_validate_elem() and ROUND_TO_RANGE in
  * drivers/media/v4l2-core/v4l2-ctrls-core.c (identical in 6.1.192 and
  * 6.12.118), and what the documentation allows beside them (fw_allowed). */
-#include "fw_value.h"
+#include "ctrl/fw_value.h"
 #include <check.h>
 #include "unit.h"
 #include <errno.h>

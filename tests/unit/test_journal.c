@@ -1,4 +1,4 @@
-/* Host unit tests: the restore journal's file (lib/journal.c): what a run
+/* Host unit tests: the restore journal's file (lib/run/journal.c): what a run
  * writes before its first change is read back exactly, and a damaged
  * journal is refused, never half-applied. */
 #include <check.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "journal.h"
+#include "run/journal.h"
 
 static char err[512];
 

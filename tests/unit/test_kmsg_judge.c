@@ -1,10 +1,10 @@
-/* Host unit tests: which kernel reports fail a check (lib/kmsg_judge.c), on
+/* Host unit tests: which kernel reports fail a check (lib/run/kmsg_judge.c), on
  * logs in the form Debian's 6.1 kernel writes them. */
 #include <check.h>
 #include "unit.h"
 #include <string.h>
 
-#include "kmsg_judge.h"
+#include "run/kmsg_judge.h"
 
 static struct kreport rep[8];
 

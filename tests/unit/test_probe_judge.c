@@ -1,4 +1,4 @@
-/* Host unit tests: the probes' decisions (lib/probe_judge.c) on synthetic
+/* Host unit tests: the probes' decisions (lib/image/probe_judge.c) on synthetic
  * measurements. Each detector gets its negative case here: the measurement a
  * broken control would give must fail (or be inconclusive), never pass. */
 #include <check.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe_judge.h"
+#include "image/probe_judge.h"
 
 static struct v4l2_query_ext_ctrl int_ctrl(int64_t min, int64_t max, uint64_t step)
 {

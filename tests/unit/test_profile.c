@@ -1,4 +1,4 @@
-/* Host unit tests: board profile parser (lib/profile.c). */
+/* Host unit tests: board profile parser (lib/image/profile.c). */
 #include <check.h>
 #include "unit.h"
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
+#include "image/profile.h"
 
 static char err[512];
 

@@ -1,4 +1,4 @@
-/* Host unit tests: hostile driver strings in results.json (lib/results.c):
+/* Host unit tests: hostile driver strings in results.json (lib/check/results.c):
  * control and menu names are 32 raw bytes that may hold control characters
  * or bytes that are not UTF-8; the file must parse whatever they are, and
  * artifact file names made from check names never leave their folder. */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
+#include "check/results.h"
 
 static char *json_of(const char *s)
 {

@@ -1,4 +1,4 @@
-/* The shared test process (lib/run_batch.c): a failed assertion, a crash
+/* The shared test process (lib/run/run_batch.c): a failed assertion, a crash
  * and a hang each cost exactly their own check; a skip ends a check without
  * a failure; what a check leaves open is closed before the next; a check
  * that leaves a thread running sends the next one to a fresh process; a
@@ -6,7 +6,7 @@
  * left behind after a bounded wait, in the shared process and in Check's
  * fork mode alike, and the rest of the batch runs. */
 #include "unit.h"
-#include "run_batch.h"
+#include "run/run_batch.h"
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-/* Host unit tests: the side-effect and range decisions (lib/side_judge.c)
+/* Host unit tests: the side-effect and range decisions (lib/image/side_judge.c)
  * on synthetic frames. The negative cases: the picture a broken control
  * gives (a tint from brightness, a luma shift from saturation, faded
  * colours from hue, a lifted black from a flip, a range that stops at half)
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe_judge.h"
-#include "side_judge.h"
+#include "image/probe_judge.h"
+#include "image/side_judge.h"
 
 /* Eight vertical bars of distinct colour, not clipped unless dy pushes
  * the luma to the top (saturating at 255). */

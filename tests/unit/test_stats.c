@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame.h"
-#include "stats.h"
+#include "image/frame.h"
+#include "image/stats.h"
 
 static const double PI = 3.14159265358979323846;
 

@@ -1,4 +1,4 @@
-/* Host unit tests: a wedged device ends the run (lib/wedge.c). The probe's
+/* Host unit tests: a wedged device ends the run (lib/dev/wedge.c). The probe's
  * child is replaced by one that answers or one that never does. */
 #include <check.h>
 #include "unit.h"
@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "wedge.h"
+#include "dev/wedge.h"
 
 static void never_answers(const char *device)
 {

@@ -1,0 +1,138 @@
+/* Test-process side of the verdicts. Each check instance appends lines to
+ * its own record file; the runner reads it after the test process is gone,
+ * so whatever was recorded before a crash or a timeout survives. */
+#include "check/verdict.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Set by the runner (verdict_bind_*): the verdicts know where to write,
+ * not who runs them. */
+static char cur_record[1024], cur_artifacts[1024];
+
+static void (*end_check)(void);
+
+void verdict_bind_end(void (*end)(void))
+{
+	end_check = end;
+}
+
+void verdict_bind_record(const char *path)
+{
+	snprintf(cur_record, sizeof(cur_record), "%s", path ? path : "");
+}
+
+void verdict_bind_artifacts(const char *dir)
+{
+	snprintf(cur_artifacts, sizeof(cur_artifacts), "%s", dir ? dir : "");
+}
+
+static void record(char tag, const char *text)
+{
+	const char *path = cur_record[0] ? cur_record : NULL;
+	if (!path)
+		return;
+	FILE *f = fopen(path, "a");
+	if (!f)
+		return;
+	fputc(tag, f);
+	fputc(' ', f);
+	/* One record per line: newlines inside messages are folded. */
+	for (const char *p = text; *p; p++)
+		fputc(*p == '\n' ? ' ' : *p, f);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static void vrecord(char tag, const char *fmt, va_list ap)
+{
+	char buf[2048];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	record(tag, buf);
+}
+
+void v_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vrecord('W', fmt, ap);
+	va_end(ap);
+}
+
+void v_skip(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vrecord('S', fmt, ap);
+	va_end(ap);
+	/* The check ends here; Check sees it pass and the runner turns the
+	 * 'S' record into a skip verdict. */
+	if (end_check)
+		end_check();
+	_exit(0);
+}
+
+void v_info(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vrecord('I', fmt, ap);
+	va_end(ap);
+}
+
+void v_measure(const char *name, double value, const char *unit)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s\t%.9g\t%s", name, value, unit ? unit : "");
+	record('M', buf);
+}
+
+void v_point(const char *series, double x, double y)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s\t%.9g\t%.9g", series, x, y);
+	record('P', buf);
+}
+
+const char *v_artifact_dir(void)
+{
+	static char dir[1024];
+	const char *d = cur_artifacts[0] ? cur_artifacts : NULL;
+	if (!d)
+		return "/tmp";
+	snprintf(dir, sizeof(dir), "%s", d);
+	mkdir(dir, 0755);
+	return dir;
+}
+
+void v_artifact(const char *relpath)
+{
+	record('A', relpath);
+}
+
+void v_skip_if_inactive_refused(const struct dev *d, uint32_t id, int e)
+{
+	struct v4l2_queryctrl q = { .id = id };
+	if (e == EACCES && dev_ioctl(d, VIDIOC_QUERYCTRL, &q) == 0 && (q.flags & V4L2_CTRL_FLAG_INACTIVE))
+		v_skip("the driver refuses writes to this control while it is inactive (EACCES, allowed by FL-5)");
+}
+
+const char *v_fmt(const char *fmt, ...)
+{
+	static char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+void v_open_again(const struct dev *proto, struct dev *d, const char *when)
+{
+	char err[300];
+	if (dev_open(d, proto->path, proto->libv4l2, err, sizeof(err)))
+		ck_abort_msg("expected to open %s %s, got: %s", proto->path, when, err);
+}

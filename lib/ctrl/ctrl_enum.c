@@ -1,0 +1,95 @@
+/* Enumeration by each method. The walks are bounded so that a driver whose
+ * NEXT_CTRL never ends (or goes backwards) is reported, not looped on. */
+#include "ctrl/ctrl_enum.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void push(struct id_list *l, uint32_t id)
+{
+	if (l->n % 64 == 0) {
+		l->id = realloc(l->id, (l->n + 64) * sizeof(*l->id));
+		if (!l->id)
+			abort();
+	}
+	l->id[l->n++] = id;
+}
+
+void enum_id_loop(const struct dev *d, struct id_list *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (uint32_t id = V4L2_CID_BASE; id < V4L2_CID_LASTP1; id++) {
+		struct v4l2_queryctrl qc = { .id = id };
+		if (dev_ioctl(d, VIDIOC_QUERYCTRL, &qc) == 0)
+			push(out, id);
+	}
+	/* Old-style private controls: PRIVATE_BASE+n until the first EINVAL. */
+	for (uint32_t n = 0; n < ENUM_MAX_STEPS; n++) {
+		struct v4l2_queryctrl qc = { .id = V4L2_CID_PRIVATE_BASE + n };
+		int e = dev_ioctl(d, VIDIOC_QUERYCTRL, &qc);
+		if (e) {
+			out->end_err = e;
+			return;
+		}
+		push(out, V4L2_CID_PRIVATE_BASE + n);
+		out->n_private++;
+	}
+	out->aborted = true;
+}
+
+static void walk(const struct dev *d, bool ext, uint32_t flags, struct id_list *out)
+{
+	uint32_t id = 0;
+	memset(out, 0, sizeof(*out));
+	for (unsigned step = 0; step < ENUM_MAX_STEPS; step++) {
+		uint32_t got;
+		int e;
+		if (ext) {
+			struct v4l2_query_ext_ctrl q = { .id = id | flags };
+			e = dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q);
+			got = q.id;
+		} else {
+			struct v4l2_queryctrl q = { .id = id | flags };
+			e = dev_ioctl(d, VIDIOC_QUERYCTRL, &q);
+			got = q.id;
+		}
+		if (e) {
+			out->end_err = e;
+			return;
+		}
+		push(out, got);
+		/* The next query starts from the returned id with the flags
+		 * stripped; an id that does not increase would loop forever. */
+		got &= ~(V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND);
+		if (got <= id && step > 0) {
+			out->aborted = true;
+			return;
+		}
+		id = got;
+	}
+	out->aborted = true;
+}
+
+void enum_next_ctrl(const struct dev *d, struct id_list *out)
+{
+	walk(d, false, V4L2_CTRL_FLAG_NEXT_CTRL, out);
+}
+
+void enum_next_ext(const struct dev *d, uint32_t flags, struct id_list *out)
+{
+	walk(d, true, flags, out);
+}
+
+void id_list_free(struct id_list *l)
+{
+	free(l->id);
+	memset(l, 0, sizeof(*l));
+}
+
+bool id_list_has(const struct id_list *l, uint32_t id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->id[i] == id)
+			return true;
+	return false;
+}

@@ -1,0 +1,116 @@
+/* Control type and flag facts, from the QUERYCTRL type table of 6.1. */
+#include "ctrl/ctrl_type.h"
+#include <stdio.h>
+#include <string.h>
+
+static const struct { uint32_t type; const char *name; } type_names[] = {
+	{ V4L2_CTRL_TYPE_INTEGER, "integer" },
+	{ V4L2_CTRL_TYPE_BOOLEAN, "boolean" },
+	{ V4L2_CTRL_TYPE_MENU, "menu" },
+	{ V4L2_CTRL_TYPE_BUTTON, "button" },
+	{ V4L2_CTRL_TYPE_INTEGER64, "integer64" },
+	{ V4L2_CTRL_TYPE_CTRL_CLASS, "ctrl-class" },
+	{ V4L2_CTRL_TYPE_STRING, "string" },
+	{ V4L2_CTRL_TYPE_BITMASK, "bitmask" },
+	{ V4L2_CTRL_TYPE_INTEGER_MENU, "integer-menu" },
+	{ V4L2_CTRL_TYPE_U8, "u8" },
+	{ V4L2_CTRL_TYPE_U16, "u16" },
+	{ V4L2_CTRL_TYPE_U32, "u32" },
+	{ V4L2_CTRL_TYPE_AREA, "area" },
+	/* Codec compound types: known, validated by the driver. */
+	{ 0x0110, "mpeg2-sequence" }, { 0x0111, "mpeg2-picture" }, { 0x0112, "mpeg2-quantisation" },
+	{ 0x0120, "fwht-params" },
+	{ 0x0200, "h264-sps" }, { 0x0201, "h264-pps" }, { 0x0202, "h264-scaling-matrix" },
+	{ 0x0203, "h264-slice-params" }, { 0x0204, "h264-decode-params" },
+	{ 0x0205, "h264-pred-weights" },
+	{ 0x0240, "vp8-frame" },
+	{ 0x0250, "hdr10-cll-info" }, { 0x0251, "hdr10-mastering-display" },
+	{ 0x0260, "vp9-compressed-hdr" }, { 0x0261, "vp9-frame" },
+	{ 0x0270, "hevc-sps" }, { 0x0271, "hevc-pps" }, { 0x0272, "hevc-slice-params" },
+	{ 0x0273, "hevc-scaling-matrix" }, { 0x0274, "hevc-decode-params" },
+};
+
+const char *ctrl_type_name(uint32_t type)
+{
+	for (size_t i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
+		if (type_names[i].type == type)
+			return type_names[i].name;
+	return NULL;
+}
+
+bool ctrl_type_known(uint32_t type) { return ctrl_type_name(type) != NULL; }
+
+bool ctrl_type_is_int32(uint32_t type)
+{
+	switch (type) {
+	case V4L2_CTRL_TYPE_INTEGER: case V4L2_CTRL_TYPE_BOOLEAN: case V4L2_CTRL_TYPE_MENU:
+	case V4L2_CTRL_TYPE_INTEGER_MENU: case V4L2_CTRL_TYPE_BITMASK: case V4L2_CTRL_TYPE_BUTTON:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool ctrl_type_is_menu(uint32_t type)
+{
+	return type == V4L2_CTRL_TYPE_MENU || type == V4L2_CTRL_TYPE_INTEGER_MENU;
+}
+
+bool ctrl_is_array(const struct v4l2_query_ext_ctrl *q)
+{
+	return q->nr_of_dims > 0 || (q->flags & V4L2_CTRL_FLAG_DYNAMIC_ARRAY) || q->elems > 1;
+}
+
+bool ctrl_is_compound(const struct v4l2_query_ext_ctrl *q)
+{
+	return ctrl_is_array(q) || q->type >= V4L2_CTRL_COMPOUND_TYPES;
+}
+
+bool ctrl_payload_expected(const struct v4l2_query_ext_ctrl *q)
+{
+	return ctrl_is_compound(q) || q->type == V4L2_CTRL_TYPE_STRING;
+}
+
+bool ctrl_has_payload(const struct v4l2_query_ext_ctrl *q)
+{
+	return (q->flags & V4L2_CTRL_FLAG_HAS_PAYLOAD) || ctrl_payload_expected(q);
+}
+
+bool ctrl_is_scalar_int32(const struct v4l2_query_ext_ctrl *q)
+{
+	return ctrl_type_is_int32(q->type) && !ctrl_has_payload(q);
+}
+
+bool ctrl_readable(const struct v4l2_query_ext_ctrl *q)
+{
+	return !(q->flags & V4L2_CTRL_FLAG_WRITE_ONLY) && q->type != V4L2_CTRL_TYPE_BUTTON &&
+	       q->type != V4L2_CTRL_TYPE_CTRL_CLASS;
+}
+
+bool ctrl_writable(const struct v4l2_query_ext_ctrl *q)
+{
+	return !(q->flags & (V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_DISABLED)) &&
+	       q->type != V4L2_CTRL_TYPE_CTRL_CLASS;
+}
+
+void ctrl_flags_str(uint32_t flags, char *buf, size_t len)
+{
+	static const char *const names[] = { "disabled", "grabbed", "read-only", "update", "inactive",
+		"slider", "write-only", "volatile", "has-payload", "execute-on-write",
+		"modify-layout", "dynamic-array" };
+	size_t o = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < 32 && o < len; i++) {
+		if (!(flags & (1u << i)))
+			continue;
+		if (i < sizeof(names) / sizeof(names[0]))
+			o += snprintf(buf + o, len - o, "%s%s", o ? "," : "", names[i]);
+		else
+			o += snprintf(buf + o, len - o, "%s0x%x", o ? "," : "", 1u << i);
+	}
+}
+
+bool ctrl_flags_self_moving(uint32_t flags)
+{
+	return flags & (V4L2_CTRL_FLAG_VOLATILE | V4L2_CTRL_FLAG_INACTIVE);
+}

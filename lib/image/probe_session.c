@@ -1,0 +1,350 @@
+/* The probe session shared by the frame-capture checks (probe_session.h). */
+#include "image/probe_session.h"
+#include "ctrl/ctrl_select.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
+#include "image/probe_judge.h"
+#include "image/profile_scene.h"
+#include "check/results.h"
+#include "check/run_opts.h"
+#include "check/verdict.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double PI = 3.14159265358979323846;
+
+static struct probe *g_probe;	/* for the exit handler */
+
+static void close_capture(void)
+{
+	if (g_probe && g_probe->cap_open) {
+		capture_close(&g_probe->cap);
+		g_probe->cap_open = false;
+	}
+}
+
+void outcome_point(struct outcome *o, const char *series, double x, double y)
+{
+	if (o->npt < PROBE_MAX_POINTS && isfinite(y))
+		o->pt[o->npt++] = (struct outcome_point){ series, x, y };
+}
+
+void outcome_measure(struct outcome *o, const char *name, double v, const char *unit)
+{
+	if (o->nm < 8)
+		o->m[o->nm++] = (struct outcome_measure){ name, v, unit };
+}
+
+void outcome_set(struct outcome *o, enum outcome_kind k, const char *fmt, ...)
+{
+	if (o->kind != OUT_PASS)	/* keep the first finding */
+		return;
+	o->kind = k;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(o->msg, sizeof(o->msg), fmt, ap);
+	va_end(ap);
+}
+
+void outcome_frames(struct outcome *o, const struct frame *before, const struct frame *after)
+{
+	if (o->have_frames)
+		return;
+	frame_copy(&o->before, before);
+	frame_copy(&o->after, after);
+	o->have_frames = true;
+}
+
+void outcome_free(struct outcome *o)
+{
+	frame_free(&o->before);
+	frame_free(&o->after);
+}
+
+/* ---------- controls ---------- */
+
+int64_t probe_get(struct probe *p)
+{
+	int64_t v = 0;
+	expect_ok(ctrl_get_scalar(p->cx->dev, p->c, &v), "reading %s", p->c->slug);
+	return v;
+}
+
+/* Set the probed control; returns what the driver stored. */
+int64_t probe_set(struct probe *p, int64_t v)
+{
+	int64_t w = v;
+	expect_ok(ctrl_set_scalar(p->cx->dev, p->c, &w), "setting %s to %lld", p->c->slug, (long long)v);
+	return w;
+}
+
+/* ---------- frames ---------- */
+
+void probe_grab(struct probe *p, struct frame *f)
+{
+	int e = capture_next(&p->cap, f);
+	if (e)
+		ck_abort_msg("capture failed: %s", p->cap.err);
+}
+
+/* The first frame made after the last change (plus the measured latency). */
+void probe_settle(struct probe *p, struct frame *f)
+{
+	int e = capture_settle_after_change(&p->cap, p->extra, f);
+	if (e)
+		ck_abort_msg("capture failed after setting %s: %s", p->c->slug, p->cap.err);
+}
+
+void probe_begin(struct probe *p, const struct check_ctx *cx)
+{
+	memset(p, 0, sizeof(*p));
+	p->cx = cx;
+	p->c = cx->ctrl;
+	p->prof = profile_load_or_exit(g_opts.profile);
+	p->latency = -1;
+	g_probe = p;
+	atexit(close_capture);
+	profile_apply_scene(cx->dev, cx->model, p->prof, p->c);
+	struct capture_opts o = { .nbufs = 3, .width = p->prof->width, .height = p->prof->height, .fps = p->prof->fps };
+	int e = capture_open(&p->cap, cx->dev, &o);
+	if (e == ENOTSUP)	/* frames in no format the statistics read: inconclusive */
+		v_skip("cannot capture pictures for the probe: %s", p->cap.err);
+	if (e)
+		ck_abort_msg("cannot capture frames for the probe: %s", p->cap.err);
+	p->cap_open = true;
+	char desc[128];
+	v_info("capture %s", capture_describe(&p->cap, desc, sizeof(desc)));
+	probe_settle(p, &p->f);	/* the scene settings are in place */
+	p->roi = profile_roi(p->prof, p->f.width, p->f.height);
+	p->orig = probe_get(p);
+}
+
+void probe_end(struct probe *p)
+{
+	close_capture();
+	frame_free(&p->f);
+	g_probe = NULL;
+}
+
+/* Frames until the image differs from `before` and holds still, counted
+ * from the change (call right after the set). Sets p->extra for later
+ * changes. Returns the first changed frame in f (settled), or false when
+ * nothing changed within the queue plus max-latency frames. */
+bool probe_wait_for_effect(struct probe *p, const struct frame *before, double tol_diff, struct frame *f,
+			    struct outcome *o)
+{
+	const uint32_t mark = capture_mark(&p->cap);
+	const unsigned window = p->cap.queued + p->prof->max_latency + 1;
+	struct frame g = { 0 };
+	bool changed = false;
+	probe_grab(p, f);
+	for (unsigned k = 0; k < window; k++) {
+		if (stats_frame_difference(before, f, &p->roi) > tol_diff) {
+			probe_grab(p, &g);
+			if (stats_frame_difference(f, &g, &p->roi) <= tol_diff) {
+				changed = true;
+				break;
+			}
+		} else {
+			probe_grab(p, &g);
+		}
+		frame_copy(f, &g);
+	}
+	if (!changed && !p->latency_done && !p->latency_noted) {
+		v_info("no visible change within %u frames of the first change: latency not measured", window);
+		p->latency_noted = true;
+	}
+	if (changed && !p->latency_done) {
+		p->latency = (int)(f->sequence - mark);
+		p->latency_done = true;
+		unsigned q = p->cap.queued;
+		p->extra = p->latency > (int)q + 1 ? (unsigned)p->latency - q - 1 : 0;
+	}
+	frame_free(&g);
+	return changed;
+}
+
+/* ---------- noise ---------- */
+
+void probe_noise_free(struct probe_noise *n)
+{
+	free(n->lo);
+	free(n->hi);
+	n->lo = n->hi = NULL;
+}
+
+/* PROBE_NOISE_FRAMES frames at the current setting; the last one stays in `last`. */
+void probe_noise(struct probe *p, stat_fn fn, const struct frame *ref, double floor_, struct frame *last,
+			  struct probe_noise *n)
+{
+	double s[PROBE_NOISE_FRAMES], dsum = 0, msum = 0;
+	struct frame prev = { 0 };
+	const struct roi *r = &p->roi;
+	const size_t npix = (size_t)r->w * r->h;
+	n->lo = malloc(npix);
+	n->hi = malloc(npix);
+	ck_assert_msg(n->lo && n->hi, "out of memory");
+	memset(n->lo, 255, npix);
+	memset(n->hi, 0, npix);
+	for (int i = 0; i < PROBE_NOISE_FRAMES; i++) {
+		probe_grab(p, last);
+		for (unsigned y = 0; y < r->h; y++) {
+			const uint8_t *py = last->y + (size_t)(r->y + y) * last->width + r->x;
+			uint8_t *lo = n->lo + (size_t)y * r->w, *hi = n->hi + (size_t)y * r->w;
+			for (unsigned x = 0; x < r->w; x++) {
+				lo[x] = py[x] < lo[x] ? py[x] : lo[x];
+				hi[x] = py[x] > hi[x] ? py[x] : hi[x];
+			}
+		}
+		s[i] = fn ? fn(last, &p->roi, ref) : 0;
+		if (i) {
+			dsum += stats_frame_difference(&prev, last, &p->roi);
+			msum += stats_luma_mad(&prev, last, &p->roi, MIRROR_NONE);
+		}
+		frame_copy(&prev, last);
+	}
+	frame_free(&prev);
+	struct judge_noise jn;
+	judge_noise_of(s, PROBE_NOISE_FRAMES, floor_, &jn);
+	n->mean = jn.mean;
+	n->sd = jn.sd;
+	n->tol = jn.tol;
+	n->diff_mean = dsum / (PROBE_NOISE_FRAMES - 1);
+	n->luma_mad_mean = msum / (PROBE_NOISE_FRAMES - 1);
+	n->tol_diff = JUDGE_HALF_CODE + JUDGE_NOISE_K * n->diff_mean;
+	n->tol_mad = JUDGE_HALF_CODE + JUDGE_NOISE_K * n->luma_mad_mean;
+	n->pix_sigma = n->luma_mad_mean * sqrt(PI) / 2;
+}
+
+/* ---------- running an attempt, once more on failure ---------- */
+
+static void save_artifacts(const struct probe *p, const struct outcome *o)
+{
+	if (!o->have_frames)
+		return;
+	char base[200];
+	results_file_name(p->cx->name, base, sizeof(base));
+	const char *dir = v_artifact_dir();
+	const struct frame *fr[2] = { &o->before, &o->after };
+	static const char *const tag[2] = { "before", "after" };
+	for (int i = 0; i < 2; i++) {
+		char path[1400], rel[400];
+		snprintf(rel, sizeof(rel), "%s-%s.%s", base, tag[i], fr[i]->has_chroma ? "ppm" : "pgm");
+		snprintf(path, sizeof(path), "%s/%s", dir, rel);
+		if (!frame_write_pnm(fr[i], path)) {
+			char a[420];
+			snprintf(a, sizeof(a), "artifacts/%s", rel);
+			v_artifact(a);
+		}
+	}
+}
+
+/* What the probe cost in frames: all it dequeued (settling, noise floor
+ * and latency included), and that per measured point. */
+void probe_measure_frames(const struct probe *p, int points)
+{
+	v_measure("frames", (double)p->cap.frames, "frames");
+	if (points > 0)
+		v_measure("frames per point", (double)p->cap.frames / points, "frames");
+}
+
+static void record(const struct outcome *o)
+{
+	for (int i = 0; i < o->nm; i++)
+		v_measure(o->m[i].name, o->m[i].v, o->m[i].unit);
+	for (int i = 0; i < o->npt; i++)
+		v_point(o->pt[i].series, o->pt[i].x, o->pt[i].y);
+}
+
+void probe_run(const struct check_ctx *cx, attempt_fn fn)
+{
+	static struct probe p;
+	static struct outcome first, second;
+	memset(&first, 0, sizeof(first));
+	memset(&second, 0, sizeof(second));
+	probe_begin(&p, cx);
+	fn(&p, &first);
+	struct outcome *fin = &first;
+	if (first.kind == OUT_FAIL) {
+		/* once more, from the original value */
+		probe_set(&p, p.orig);
+		probe_settle(&p, &p.f);
+		fn(&p, &second);
+		fin = &second;
+		if (second.kind == OUT_PASS)
+			v_warn("passed on the second attempt; the first failed: %s", first.msg);
+	}
+	record(fin);
+	if (p.latency_done)
+		v_measure("latency", p.latency, "frames");
+	if (fin->kind == OUT_FAIL)
+		save_artifacts(&p, fin);
+	probe_set(&p, p.orig);
+	probe_measure_frames(&p, fin->npt);
+	probe_end(&p);
+	if (fin->info[0])
+		v_info("%s", fin->info);
+	char msg[sizeof(fin->msg)];
+	snprintf(msg, sizeof(msg), "%s", fin->msg);
+	enum outcome_kind k = fin->kind;
+	outcome_free(&first);
+	outcome_free(&second);
+	if (k == OUT_FAIL)
+		ck_abort_msg("%s", msg);
+	if (k == OUT_INCONCLUSIVE)
+		v_skip("inconclusive: %s", msg);
+}
+
+/* ---------- gain and exposure: manual mode first ---------- */
+
+/* The auto control that makes this one inactive, and its manual value. */
+static bool auto_of(uint32_t id, uint32_t *auto_id, int32_t *manual)
+{
+	switch (id) {
+	case V4L2_CID_GAIN:
+	case V4L2_CID_ANALOGUE_GAIN:
+	case V4L2_CID_DIGITAL_GAIN:
+		*auto_id = V4L2_CID_AUTOGAIN;
+		*manual = 0;
+		return true;
+	case V4L2_CID_EXPOSURE:
+	case V4L2_CID_EXPOSURE_ABSOLUTE:
+		*auto_id = V4L2_CID_EXPOSURE_AUTO;
+		*manual = V4L2_EXPOSURE_MANUAL;
+		return true;
+	}
+	return false;
+}
+
+void probe_make_manual(const struct check_ctx *cx)
+{
+	uint32_t flags = 0, aid;
+	int32_t manual;
+	if (!ctrl_query_flags(cx->dev, cx->ctrl->q.id, &flags) || !(flags & V4L2_CTRL_FLAG_INACTIVE))
+		return;
+	if (auto_of(cx->ctrl->q.id, &aid, &manual)) {
+		struct v4l2_control c = { aid, manual };
+		int e = dev_ioctl(cx->dev, VIDIOC_S_CTRL, &c);
+		if (!e)
+			v_info("set control 0x%08x to %d (manual) first", aid, manual);
+	}
+	if (ctrl_query_flags(cx->dev, cx->ctrl->q.id, &flags) && (flags & V4L2_CTRL_FLAG_INACTIVE))
+		v_skip("inconclusive: %s is inactive (its automatic mode could not be turned off)", cx->ctrl->q.name);
+}
+
+bool probe_target(const struct ctrl *c, const char **why)
+{
+	const struct profile *pr = profile_load_or_exit(g_opts.profile);
+	if (c->excluded || !ctrl_writable(&c->q) || !ctrl_readable(&c->q) || ctrl_has_payload(&c->q))
+		return false;
+	if (profile_is_no_effect(pr, c->slug, c->q.id)) {
+		*why = "not applicable: the board profile lists it as 'no visible effect'";
+		return false;
+	}
+	return judge_effect_required(c->q.id, profile_requires_effect(pr, c->slug, c->q.id), why);
+}

@@ -1,0 +1,109 @@
+/* The probe session the frame-capture checks share (suites/suite_probe.c,
+ * suites/suite_probe_side.c): the board profile's scene, a capture stream,
+ * the control under test, the noise floor at one setting, the latency of a
+ * change, and one attempt run once more on failure with the before/after
+ * frames saved as artifacts. Decisions are lib/image/probe_judge.h's and
+ * lib/image/side_judge.h's; this file only measures. Runs inside a check. */
+#ifndef V4L2C_PROBE_SESSION_H
+#define V4L2C_PROBE_SESSION_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "image/capture.h"
+#include "image/frame.h"
+#include "image/profile.h"
+#include "check/registry.h"
+#include "image/stats.h"
+
+#define PROBE_NOISE_FRAMES 5	/* frames at one setting for the noise floor */
+#define PROBE_MIRROR_SHIFT 2	/* pixels a flip may move the image by (a 4:2:2 or Bayer pixel pair) */
+#define PROBE_MAX_POINTS 64
+
+struct probe {
+	const struct check_ctx *cx;
+	const struct ctrl *c;
+	const struct profile *prof;
+	struct capture cap;
+	bool cap_open;
+	struct roi roi;
+	unsigned extra;		/* frames to wait beyond the queue after a change (latency) */
+	int latency;		/* frames from a change to its effect, -1 not measured */
+	bool latency_done;
+	bool latency_noted;	/* 'not measured' said once */
+	struct frame f;		/* scratch */
+	int64_t orig;
+};
+
+/* What an attempt found. */
+enum outcome_kind { OUT_PASS, OUT_FAIL, OUT_INCONCLUSIVE };
+struct outcome {
+	enum outcome_kind kind;
+	char msg[1024];
+	char info[512];
+	struct outcome_point { const char *series; double x, y; } pt[PROBE_MAX_POINTS];
+	int npt;
+	struct outcome_measure { const char *name; double v; const char *unit; } m[8];
+	int nm;
+	struct frame before, after;	/* for artifacts on failure */
+	bool have_frames;
+};
+
+void outcome_point(struct outcome *o, const char *series, double x, double y);
+void outcome_measure(struct outcome *o, const char *name, double v, const char *unit);
+/* The first finding wins: later calls change nothing. */
+void outcome_set(struct outcome *o, enum outcome_kind k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The frames saved as artifacts if the outcome is a failure (the first pair). */
+void outcome_frames(struct outcome *o, const struct frame *before, const struct frame *after);
+void outcome_free(struct outcome *o);
+
+/* Scene settings, capture started, the first frame after them waited for;
+ * roi and orig set. Aborts the check when frames cannot be captured. */
+void probe_begin(struct probe *p, const struct check_ctx *cx);
+void probe_end(struct probe *p);
+static inline const char *probe_ctrl_name(const struct probe *p)
+{
+	return p->c->q.name;
+}
+int64_t probe_get(struct probe *p);
+/* Set the probed control; returns what the driver stored. */
+int64_t probe_set(struct probe *p, int64_t v);
+/* The next frame; the first frame made after the last change (plus the
+ * measured latency). Both abort the check on a capture error. */
+void probe_grab(struct probe *p, struct frame *f);
+void probe_settle(struct probe *p, struct frame *f);
+/* Frames until the image differs from `before` and holds still, counted
+ * from the change (call right after the set): the latency, waited for after
+ * every later change. False when nothing changed in the window. */
+bool probe_wait_for_effect(struct probe *p, const struct frame *before, double tol_diff, struct frame *f,
+			   struct outcome *o);
+
+struct probe_noise {
+	double mean, sd;	/* of the probe's statistic */
+	double diff_mean;	/* mean frame difference between consecutive frames */
+	double luma_mad_mean;	/* the same, luma only */
+	double tol;		/* statistic tolerance */
+	double tol_diff;	/* frame-difference tolerance */
+	double tol_mad;		/* luma MAD tolerance */
+	double pix_sigma;	/* per-pixel luma noise (from the MAD: E|X-Y| = 2 sigma / sqrt(pi)) */
+	uint8_t *lo, *hi;	/* per-pixel luma range over the frames, region-sized */
+};
+void probe_noise_free(struct probe_noise *n);
+typedef double (*stat_fn)(const struct frame *f, const struct roi *r, const struct frame *ref);
+/* PROBE_NOISE_FRAMES frames at the current setting (fn: the statistic, may
+ * be NULL); the last frame stays in `last`. */
+void probe_noise(struct probe *p, stat_fn fn, const struct frame *ref, double floor_, struct frame *last,
+		 struct probe_noise *n);
+
+typedef void (*attempt_fn)(struct probe *p, struct outcome *o);
+/* One attempt, once more on failure (a pass the second time is a warning);
+ * records the measurements, saves the frames of a failure, and ends the
+ * check with its verdict. */
+void probe_run(const struct check_ctx *cx, attempt_fn fn);
+/* What the probe cost in frames, and per measured point. */
+void probe_measure_frames(const struct probe *p, int points);
+/* Gain and exposure: their automatic mode turned off first where it makes
+ * them inactive (skip when it cannot be). */
+void probe_make_manual(const struct check_ctx *cx);
+/* Writable, readable scalar controls the profile does not list as 'no
+ * visible effect' and whose meaning requires an effect (probe_judge.h). */
+bool probe_target(const struct ctrl *c, const char **why);
+#endif
