@@ -5,6 +5,9 @@
 #   vboard   QEMU, busybox-static, kmod, cpio (the virtual board)
 #   test     pytest for the harness (xdist: two test files at a time); xmllint and perl's TAP::Parser (the JUnit and TAP
 #            reports are checked with them)
+#   modules  external kernel modules from Debian's sources (fixtures/drivers/linux-source):
+#            kbuild's compiler, and pahole (dwarves) for the module BTF that Debian's 6.12
+#            headers build
 #   fuzz     clang with libFuzzer and the sanitizers (make fuzz)
 #   browser  chromium: the HTML report is checked in a real browser (harness/test_reports.py)
 #   lava     lava-dispatcher, lava-common (lava-run, the job schema), python3-django
@@ -29,6 +32,7 @@ for g in "$@"; do
         build)   pkgs="$pkgs gcc make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
         vboard)  pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils file" ;;
         test)    pkgs="$pkgs python3 python3-pytest python3-pytest-xdist libxml2-utils perl" ;;
+        modules) pkgs="$pkgs gcc make dwarves xz-utils" ;;
         fuzz)    pkgs="$pkgs clang libclang-rt-dev" ;;
         browser) pkgs="$pkgs chromium" ;;
         lava)    pkgs="$pkgs lava-dispatcher lava-common python3-django u-boot-tools telnet" ;;
