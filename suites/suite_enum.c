@@ -117,6 +117,33 @@ static void private_aliases(const struct check_ctx *cx)
 	ck_abort_msg("expected the PRIVATE_BASE+n aliases to end with EINVAL, got 64 of them");
 }
 
+/* QC-2: a query by an id the device does not have is EINVAL. The ids are 0
+ * and every unused id of the old user range CID_BASE..LASTP1, the ones a
+ * driver with a hand-written switch is most likely to answer. ENOTTY only
+ * where the node has no controls at all (or no QUERY_EXT_CTRL). */
+static void query_unknown(const struct dev *d, uint32_t id, bool qc_works, bool qext_works)
+{
+	struct v4l2_queryctrl qc = { .id = id };
+	int e = dev_ioctl(d, VIDIOC_QUERYCTRL, &qc);
+	if (qc_works || e != ENOTTY)
+		expect_errno(e, EINVAL, "QUERYCTRL of the unknown id 0x%08x (came back as 0x%08x '%.32s')",
+			     id, qc.id, (const char *)qc.name);
+	struct v4l2_query_ext_ctrl q = { .id = id };
+	e = dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q);
+	if (qext_works || e != ENOTTY)
+		expect_errno(e, EINVAL, "QUERY_EXT_CTRL of the unknown id 0x%08x (came back as 0x%08x '%.32s')",
+			     id, q.id, q.name);
+}
+
+static void unknown_id(const struct check_ctx *cx)
+{
+	const struct ctrl_model *m = cx->model;
+	query_unknown(cx->dev, 0, m->n > 0, m->qext_works);
+	for (uint32_t id = V4L2_CID_BASE; id < V4L2_CID_LASTP1; id++)
+		if (!model_find(m, id))
+			query_unknown(cx->dev, id, m->n > 0, m->qext_works);
+}
+
 static bool name_ok(const char *name, size_t len)
 {
 	return memchr(name, 0, len) && name[0];
@@ -349,6 +376,8 @@ static const struct check_def checks[] = {
 	  CHECK_PER_DEVICE, class_controls },
 	{ "enum/private-aliases", "QC-7", "PRIVATE_BASE+n aliases driver-private user controls and ends with EINVAL",
 	  CHECK_PER_DEVICE, private_aliases },
+	{ "enum/unknown-id", "QC-2", "QUERYCTRL and QUERY_EXT_CTRL of id 0 and of unused ids in CID_BASE..LASTP1 give EINVAL",
+	  CHECK_PER_DEVICE, unknown_id },
 	{ "enum/found-by-every-method", "QC-7", "the control is found by every enumeration method that covers it",
 	  CHECK_PER_CONTROL, found_by_all },
 	{ "enum/query", "QC-1", "an exact-id query returns the control: same id, valid name, known type, reserved 0",
