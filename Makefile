@@ -11,6 +11,7 @@
 #   make test-full  the same with the full sweeps: every check on every fixture bug, with
 #                   v4l2-compliance beside it (reports/out/fixture-detection.md); what a nightly runs
 #   make bench      benchmarks (speed targets are measured here, never asserted in tests)
+#   make install    the binary and its man page under PREFIX (/usr/local), DESTDIR honoured
 # Each target installs the Debian packages it needs (tools/deps.sh).
 
 CC       ?= gcc
@@ -45,8 +46,9 @@ LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 SUITE_OBJS := $(SUITE_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 CONFORM    := $(BUILD)/bin/v4l2-conform
+PREFIX     ?= /usr/local
 
-.PHONY: all deps run test test-full unit e2e bench vboard clean list matrix kbisect
+.PHONY: all deps run test test-full unit e2e bench vboard clean list matrix kbisect install
 all: deps $(CONFORM) $(UNIT_BINS)
 
 deps:
@@ -124,6 +126,11 @@ bench: all
 	fixtures/vboard/vboard build
 	$(BUILD)/bin/bench-stats > $(BUILD)/bench-stats.md
 	/usr/bin/python3 bench/bench_board.py --stats-md $(BUILD)/bench-stats.md
+
+# The static binary and man v4l2-conform (docs/v4l2-conform.1); packagers set DESTDIR.
+install: deps $(CONFORM)
+	install -D -m 0755 $(CONFORM) $(DESTDIR)$(PREFIX)/bin/v4l2-conform
+	install -D -m 0644 docs/v4l2-conform.1 $(DESTDIR)$(PREFIX)/share/man/man1/v4l2-conform.1
 
 clean:
 	rm -rf $(BUILD)

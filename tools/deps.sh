@@ -4,7 +4,7 @@
 #   build    compiler, Check, libv4l (static libraries included)
 #   vboard   QEMU, busybox-static, kmod, cpio (the virtual board)
 #   test     pytest for the harness (xdist: two test files at a time); xmllint and perl's TAP::Parser (the JUnit and TAP
-#            reports are checked with them)
+#            reports are checked with them); man-db and groff-base (the man page is rendered with man -l)
 #   modules  external kernel modules from Debian's sources (fixtures/drivers/linux-source):
 #            kbuild's compiler, and pahole (dwarves) for the module BTF that Debian's 6.12
 #            headers build
@@ -31,7 +31,7 @@ for g in "$@"; do
     case "$g" in
         build)   pkgs="$pkgs gcc make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
         vboard)  pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils file" ;;
-        test)    pkgs="$pkgs python3 python3-pytest python3-pytest-xdist libxml2-utils perl" ;;
+        test)    pkgs="$pkgs python3 python3-pytest python3-pytest-xdist libxml2-utils perl man-db groff-base" ;;
         modules) pkgs="$pkgs gcc make dwarves xz-utils" ;;
         fuzz)    pkgs="$pkgs clang libclang-rt-dev" ;;
         browser) pkgs="$pkgs chromium" ;;
