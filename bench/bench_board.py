@@ -10,11 +10,12 @@ to bench/RESULTS.md as ratios (never asserted in tests).
   3. a bisect step (`make run ONLY=...`), wall;
   4. bench-stats: the image statistics against a memcpy of the frame.
 
-The README's figures (its example `make run` output and its speed table)
-are rewritten from the same run, between their <!-- bench:NAME:begin/end -->
-markers.
+The figures in the documentation (the README's example `make run` output,
+docs/speed.md's table) are rewritten from the same run, between their
+<!-- bench:NAME:begin/end --> markers, in whichever of the --docs files holds
+each block (DOCS below); a block found in none of them is an error.
 
-usage: bench_board.py [--out bench/RESULTS.md] [--stats-md FILE] [--readme README.md]
+usage: bench_board.py [--out bench/RESULTS.md] [--stats-md FILE] [--docs FILE...]
 """
 import argparse
 import json
@@ -102,19 +103,34 @@ def replace_block(text, name, body):
     return text[:a] + "\n" + body.strip("\n") + "\n" + text[b:]
 
 
-def update_readme(path, excerpt, speed_rows):
-    text = Path(path).read_text()
-    text = replace_block(text, "make-run", "```\n" + "\n".join(excerpt) + "\n```")
+# The documents whose bench blocks make bench rewrites.
+DOCS = [TOP / "README.md", TOP / "docs" / "speed.md"]
+
+
+def update_docs(paths, blocks):
+    """Rewrite every block {name: body} in the file that holds its markers."""
+    texts = {Path(p): Path(p).read_text() for p in paths}
+    for name, body in blocks.items():
+        holders = [p for p, t in texts.items() if f"<!-- bench:{name}:begin -->" in t]
+        if not holders:
+            raise SystemExit(f"bench: no file of {[str(p) for p in texts]} holds the bench block '{name}'")
+        for p in holders:
+            texts[p] = replace_block(texts[p], name, body)
+    for p, t in texts.items():
+        p.write_text(t)
+
+
+def bench_blocks(excerpt, speed_rows):
     table = ["| figure | measured |", "|---|---:|"] + [f"| {k} | {v} |" for k, v in speed_rows]
-    text = replace_block(text, "speed", "\n".join(table))
-    Path(path).write_text(text)
+    return {"make-run": "```\n" + "\n".join(excerpt) + "\n```", "speed": "\n".join(table)}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(TOP / "bench" / "RESULTS.md"))
     ap.add_argument("--stats-md", help="bench-stats output (markdown table) to include")
-    ap.add_argument("--readme", default=str(TOP / "README.md"), help="README whose bench blocks to rewrite ('' : none)")
+    ap.add_argument("--docs", nargs="*", default=[str(d) for d in DOCS],
+                    help="documents whose bench blocks to rewrite (none: --docs with no file)")
     a = ap.parse_args(argv)
     exp = Expectations(TOP / "fixtures" / "boards" / "vivid.expect")
     share = vboard.BUILD / "bench" / "board"
@@ -175,7 +191,7 @@ def main(argv=None):
                Path(a.stats_md).read_text().strip()]
     md += ["", "Reproduce: `make bench`."]
     Path(a.out).write_text("\n".join(md) + "\n")
-    if a.readme:
+    if a.docs:
         worst = max((x[2] for x in fpp), default=0)
         rows = [("ioctl suites / v4l2-compliance, guest time, same boot",
                  f"**{ioctl / comp:.2f}x** ({ioctl:.1f} s / {comp:.1f} s)"),
@@ -184,7 +200,7 @@ def main(argv=None):
                 (f"bisect step (`make run ONLY={BISECT_CHECK}`), wall", f"**{bisect_wall:.1f} s**")]
         if vis:
             rows.append(("probe/visible-effect per control measured", f"{vis[2]:.1f} s, {vis[1]:.0f} frames"))
-        update_readme(a.readme, make_run_excerpt(p.stdout), rows)
+        update_docs(a.docs, bench_blocks(make_run_excerpt(p.stdout), rows))
     print(f"bench: ioctl suites {ioctl / comp:.2f}x v4l2-compliance; make run {run_wall:.1f} s; bisect step "
           f"{bisect_wall:.1f} s; most frames per sweep point {max((x[2] for x in fpp), default=0):.1f}; "
           f"written to {a.out}")

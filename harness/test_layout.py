@@ -42,3 +42,32 @@ def test_every_room_is_described():
     for room in rooms():
         assert f"`{room}/`" in table, f"lib/README.md does not describe lib/{room}/"
         assert (LIB / room / "README.md").is_file(), f"lib/{room}/ has no README"
+
+
+# -- the layout table of the developers' guide (docs/developing.md) ----------
+
+DEVELOPING = vboard.TOP / "docs" / "developing.md"
+# Folders that a build or a run makes, not part of the tree's layout.
+MADE = {"build"}
+
+
+def layout_rows():
+    """{`folder/`: description} of the guide's Layout table."""
+    text = DEVELOPING.read_text().split("## Layout", 1)[1]
+    return dict(re.findall(r"^\| `([^`]+/)` \| (.*) \|$", text, re.M))
+
+
+def test_the_layout_table_matches_the_tree():
+    rows = layout_rows()
+    missing = [f for f in rows if not (vboard.TOP / f).is_dir()]
+    assert missing == [], f"docs/developing.md describes folders that do not exist: {missing}"
+    top = sorted(p.name + "/" for p in vboard.TOP.iterdir()
+                 if p.is_dir() and not p.name.startswith(".") and p.name not in MADE)
+    undescribed = [f for f in top if not any(r.startswith(f) for r in rows)]
+    assert undescribed == [], f"docs/developing.md does not describe {undescribed}"
+
+
+def test_the_layout_table_names_every_room():
+    lib_row = layout_rows()["lib/"]
+    named = set(re.findall(r"`lib/(\w+)/`", lib_row))
+    assert named == set(rooms()), f"docs/developing.md's lib/ row names {sorted(named)}, the tree has {rooms()}"
