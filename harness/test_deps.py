@@ -32,7 +32,7 @@ NOT_HOST = ("fixtures/vboard/init", "lava-jobs/testdefs/", "lava-jobs/templates/
 PROGRAMS = {
     # build
     "gcc": ("gcc", "gcc"), "cc": ("gcc-12", "gcc"), "make": ("make", "make"),
-    "ar": ("binutils-x86-64-linux-gnu", "binutils"), "readelf": ("binutils-x86-64-linux-gnu", "binutils"), "pkg-config": ("pkgconf", "pkg-config"),
+    "ar": ("binutils-x86-64-linux-gnu", "binutils"), "ld": ("binutils-x86-64-linux-gnu", "binutils"), "readelf": ("binutils-x86-64-linux-gnu", "binutils"), "pkg-config": ("pkgconf", "pkg-config"),
     # vboard
     "qemu-system-x86_64": ("qemu-system-x86", "qemu-system-x86"), "busybox": ("busybox-static", "busybox-static"),
     "depmod": ("kmod", "kmod"), "modprobe": ("kmod", "kmod"), "modinfo": ("kmod", "kmod"), "cpio": ("cpio", "cpio"), "xz": ("xz-utils", "xz-utils"),
@@ -79,6 +79,10 @@ AREAS = [("lava-jobs/arm64-", "arm64-check"), ("lava-jobs/server-check", "lava-s
          ("lava-jobs/local-server.sh", "lava-server-check"), ("lava-jobs/nightly.sh", "lava-server-check"),
          ("bench/", "bench"), ("", "test")]
 PROG = re.compile(r"^[A-Za-z_][A-Za-z0-9_.+-]*$")
+# What kbuild runs for an external module (make -C HEADERS M=DIR), which no script
+# of ours names: the compiler, the linker, and pahole for the module BTF of
+# Debian's 6.12 headers (the issue 22 machine had no pahole).
+KBUILD_PROGRAMS = ["gcc", "ld", "pahole"]
 # Programs and shell words that run another program given after their options.
 WRAPPERS = {"exec", "env", "nice", "timeout", "stdbuf", "setsid", "runuser", "xargs"}
 
@@ -262,7 +266,8 @@ def scripts():
                 continue
             head = p.read_text(errors="replace")[:200] if p.suffix in ("", ".sh") else ""
             if p.suffix == ".sh" or re.match(r"#!.*\b(sh|bash)\b", head):
-                yield rel, shell_commands(p.read_text(errors="replace"))
+                text = p.read_text(errors="replace")
+                yield rel, shell_commands(text) + (KBUILD_PROGRAMS if re.search(r"\sM=", text) else [])
 
 
 def area_target(rel):
@@ -282,7 +287,9 @@ def uses():
                 line = re.sub(r"\$\([^()]*\)", "X/x", line)
             line = line.replace("$$", "$")
             # make itself is running a recipe: make in a recipe is there.
-            found += [(f"make {target}", prog, target) for prog in shell_commands(line) if prog != "make"]
+            kbuild = re.search(r"\sM=", line) and not re.search(r"\sclean\b", line)   # clean compiles nothing
+            progs = shell_commands(line) + (KBUILD_PROGRAMS if kbuild else [])
+            found += [(f"make {target}", prog, target) for prog in progs if prog != "make"]
     return found
 
 
@@ -299,7 +306,7 @@ def test_the_target_that_runs_a_program_installs_its_package():
 def test_the_guard_catches_the_issue_22_machine():
     """deps.sh as it was (no pahole anywhere): the guard names the module build's pahole."""
     groups = {g: p - {"dwarves"} for g, p in deps_groups().items()}
-    assert [m for m in missing_installs(groups) if "fixtures/drivers/kernel-headers.sh: pahole" in m]
+    assert [m for m in missing_installs(groups) if "fixtures/drivers/build-for-kernel.sh: pahole" in m]
 
 
 def missing_installs(groups):
