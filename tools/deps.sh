@@ -32,7 +32,7 @@ for g in "$@"; do
         build)   pkgs="$pkgs gcc libc6-dev binutils make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
         vboard)  pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils file" ;;
         test)    pkgs="$pkgs python3 python3-pytest python3-pytest-xdist libxml2-utils perl" ;;
-        modules) pkgs="$pkgs gcc libc6-dev make dwarves xz-utils" ;;
+        modules) pkgs="$pkgs gcc libc6-dev binutils make dwarves xz-utils" ;;
         fuzz)    pkgs="$pkgs clang libclang-rt-dev" ;;
         browser) pkgs="$pkgs chromium" ;;
         lava)    pkgs="$pkgs lava-dispatcher lava-common python3 python3-django u-boot-tools telnet" ;;
