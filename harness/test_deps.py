@@ -402,3 +402,18 @@ def test_the_scanner_sees_the_commands_of_a_script():
     assert shell_commands(s) == ["pahole", "sed", "flock", "timeout", "qemu-system-x86_64", "make", "python3"]
     assert python_commands('subprocess.run(["chromium", "--headless"])\nshutil.which("clang")') == \
         ["chromium", "clang"]
+
+
+def test_make_test_installed_every_package_of_its_groups():
+    """No test skips for a missing package (issue 22): the harness runs what
+    `make test` installs (its deps.sh groups), so a package missing here is
+    a failure naming it, never a skip. Run `make test`, or
+    tools/deps.sh GROUPS as root, to install them."""
+    rules, vars_ = make_rules()
+    groups = deps_groups()
+    want = sorted({p for g in target_groups("test", rules, vars_) for p in groups[g]})
+    p = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Status}\n", *want], capture_output=True, text=True)
+    have = {line.split()[0] for line in p.stdout.splitlines() if line.endswith(" installed")}
+    missing = [x for x in want if x not in have]
+    assert not missing, (f"make test installs these and they are missing: {' '.join(missing)} "
+                         f"(tools/deps.sh {' '.join(sorted(target_groups('test', rules, vars_)))})")
