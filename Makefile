@@ -49,26 +49,38 @@ CONFORM    := $(BUILD)/bin/v4l2-conform
 PREFIX     ?= /usr/local
 
 .PHONY: all deps run test test-full unit e2e bench vboard clean list matrix kbisect install
-all: deps $(CONFORM) $(UNIT_BINS)
+all: $(CONFORM) $(UNIT_BINS)
 
+# The compiler and the libraries come before anything is compiled: every
+# rule that runs $(CC) has deps as an order-only prerequisite (`| deps`), so
+# make -j never compiles beside the install (a prerequisite of `all` would
+# run in parallel with the others). harness/test_deps.py checks each rule.
 deps:
 	@tools/deps.sh build
 
-$(BUILD)/%.o: %.c $(wildcard lib/*/*.h suites/*.h)
+# What the README's `make test` runs needs: the virtual board, pytest, the
+# module builds (gcc, make, pahole for 6.12's BTF), the browser check, the
+# fuzzers, LAVA. harness/test_deps.py checks that every program a script
+# calls is installed by these groups.
+TEST_DEPS := vboard test modules browser fuzz lava
+# make run/matrix/kbisect/bench: a board's `build:` may build a module.
+RUN_DEPS  := vboard test modules
+
+$(BUILD)/%.o: %.c $(wildcard lib/*/*.h suites/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/lib/run/runner.o: $(VERSION_FILE)
 
-$(BUILD)/libv4l2c.a: $(LIB_OBJS)
+$(BUILD)/libv4l2c.a: $(LIB_OBJS) | deps
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(CONFORM): $(SUITE_OBJS) $(BUILD)/libv4l2c.a
+$(CONFORM): $(SUITE_OBJS) $(BUILD)/libv4l2c.a | deps
 	@mkdir -p $(dir $@)
 	$(CC) -static -o $@ $(SUITE_OBJS) $(BUILD)/libv4l2c.a $(STATIC_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit_run.c tests/unit/unit.h $(BUILD)/libv4l2c.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit_run.c tests/unit/unit.h $(BUILD)/libv4l2c.a | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< tests/unit/unit_run.c $(BUILD)/libv4l2c.a $(STATIC_LIBS)
 
@@ -82,7 +94,7 @@ vboard: all
 # DEVICE unset: the virtual board with vivid. DEVICE=/dev/videoN: that device.
 run: all
 ifeq ($(DEVICE),)
-	@tools/deps.sh vboard test
+	@tools/deps.sh $(RUN_DEPS)
 	fixtures/vboard/vboard build
 	/usr/bin/python3 harness/run_board.py --board $(or $(BOARD),vivid) --out reports/out $(if $(ONLY),--only '$(ONLY)')
 else
@@ -95,16 +107,16 @@ unit: all
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 
 e2e: vboard
-	@tools/deps.sh test
+	@tools/deps.sh $(TEST_DEPS)
 	$(PYTEST) -v harness
 
 test: unit
-	@tools/deps.sh vboard test
+	@tools/deps.sh $(TEST_DEPS)
 	fixtures/vboard/vboard build
 	$(PYTEST) -v $(PYTEST_PAR) --durations=15 harness
 
 test-full: unit
-	@tools/deps.sh vboard test
+	@tools/deps.sh $(TEST_DEPS)
 	fixtures/vboard/vboard build
 	V4L2C_TEST_FULL=1 $(PYTEST) -v $(PYTEST_PAR) --durations=15 harness
 
@@ -112,17 +124,17 @@ test-full: unit
 # (reports/out/matrix.md, .json): KERNELS=REL,REL (default: the newest 6.1 and
 # 6.12), MATRIX_ARGS=--all for every build. About 45 s a kernel (90 s for two, warm).
 matrix: all
-	@tools/deps.sh vboard test
+	@tools/deps.sh $(RUN_DEPS)
 	/usr/bin/python3 harness/matrix.py $(if $(KERNELS),--kernels '$(KERNELS)') $(if $(ONLY),--only '$(ONLY)') $(MATRIX_ARGS)
 
 # The first Debian kernel build on which a check goes bad: make kbisect GOOD=REL BAD=REL ONLY=CHECK
 # (tools/kbisect; logs and summary in reports/out/kbisect/).
 kbisect: all
-	@tools/deps.sh vboard test
+	@tools/deps.sh $(RUN_DEPS)
 	tools/kbisect --good '$(GOOD)' --bad '$(BAD)' --only '$(ONLY)' $(if $(BOARD),--board $(BOARD)) $(KBISECT_ARGS)
 
 bench: all
-	@tools/deps.sh vboard test
+	@tools/deps.sh $(RUN_DEPS)
 	fixtures/vboard/vboard build
 	$(BUILD)/bin/bench-stats > $(BUILD)/bench-stats.md
 	/usr/bin/python3 bench/bench_board.py --stats-md $(BUILD)/bench-stats.md

@@ -10,7 +10,12 @@ is stepped over as git bisect does. Like git bisect the endpoints are taken
 as given; --verify boots them first. Each step's output goes to
 OUT/STEP-RELEASE.log, the steps and the answer to OUT/summary.txt and .json.
 exit: 0 the first bad build was named, 1 it could not be (skipped builds in
-the way, or --verify found an endpoint that disagrees), 2 bad input.
+the way, or --verify found an endpoint that disagrees), 2 bad input,
+128 our own tooling failed on a step (the module did not build, a program is
+missing, a download failed, QEMU did not start): the bisection stops there
+with one line naming the cause, since the kernel is not to blame
+(docs/bisecting.md). Only what is the kernel's (the check does not exist
+there, the driver does not load, the board hung) is a skip.
 """
 import argparse
 import json
@@ -34,6 +39,20 @@ BUILD_MODULE = vboard.TOP / "fixtures" / "drivers" / "build-for-kernel.sh"
 
 GOOD, BAD, SKIP = "good", "bad", "skip"
 STATUS = {0: GOOD, 1: BAD}
+TOOLING_FAILED = vboard.TOOLING_FAILED
+
+
+class ToolingFailed(Exception):
+    """A step failed in our own tooling, not in the kernel: stop the bisection."""
+
+
+def cause(output, default):
+    """The line of a failed tool's output that names the cause: the last
+    one saying what is missing (a script's 'X is not installed', the
+    shell's 'X: not found'), else the last line, else default."""
+    lines = [l.strip() for l in output.splitlines() if l.strip()]
+    named = [l for l in lines if "not installed" in l or "not found" in l or "failed" in l]
+    return (named or lines or [default])[-1]
 
 
 def narrowed(n, status):
@@ -108,24 +127,37 @@ def board_step(board, only, out):
             def sh(cmd):
                 p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      errors="replace")
+                seen = []
                 for line in p.stdout:
                     sys.stdout.write(line)
                     f.write(line)
+                    seen.append(line)
+                sh.output = "".join(seen[-200:])
                 return p.wait()
+
+            def tooling_failed(what, st):
+                f.write(f"== kbisect step {step}: {rel}: our tooling failed ({what}, exit {st})\n")
+                raise ToolingFailed(f"step {step} ({rel}): {cause(sh.output, f'{what} exited {st}')} "
+                                    f"[{what}, exit {st}; log {log}]")
             head = f"== kbisect step {step}: {rel}, --only '{only}'\n"
             sys.stdout.write(head)
             f.write(head)
             extras = []
+            # The module, the kernel's download and the initramfs are ours to
+            # build: a failure there stops the bisection (never a skip).
             if needs_fixture:
                 ko = vboard.BUILD / f"fixture-{rel}" / "v4l2c_fixture.ko"
                 st = sh([str(BUILD_MODULE), rel, str(ko.parent)])
-                extras = [f"{ko}:{FIXTURE_KO}"] if st == 0 else None
-            st = sh([str(vboard.VBOARD), "build", *extras]) if extras is not None else 125
-            if st == 0:
-                st = sh([sys.executable, str(Path(__file__).resolve().parent / "run_board.py"), "--board", board,
-                         "--only", only, "--bisect", "--out", str(out / f"{step}-{rel}")])
-            else:
-                st = 125  # the build cannot be fetched or booted: skip it
+                if st != 0:
+                    tooling_failed("the fixture module's build (fixtures/drivers/build-for-kernel.sh)", st)
+                extras = [f"{ko}:{FIXTURE_KO}"]
+            st = sh([str(vboard.VBOARD), "build", *extras])
+            if st != 0:
+                tooling_failed("the board's build (fixtures/vboard/vboard build)", st)
+            st = sh([sys.executable, str(Path(__file__).resolve().parent / "run_board.py"), "--board", board,
+                     "--only", only, "--bisect", "--out", str(out / f"{step}-{rel}")])
+            if st not in (0, 1, 125):
+                tooling_failed("the board's run (harness/run_board.py)", st)
             verdict = STATUS.get(st, SKIP)
             tail = f"== kbisect step {step}: {rel} is {verdict} (exit {st}) in {time.monotonic() - t0:.1f} s\n"
             sys.stdout.write(tail)
@@ -160,7 +192,17 @@ def main(argv=None):
           f"{max(len(builds) - 2, 1).bit_length()} boots without skips: {' '.join(builds)}", flush=True)
     run = board_step(a.board, a.only, out)
     t0 = time.monotonic()
-    first, cands, steps, problem = bisect(builds, run, a.verify)
+    try:
+        first, cands, steps, problem = bisect(builds, run, a.verify)
+    except ToolingFailed as e:
+        line = f"our own tooling failed, not the kernel: {e}"
+        (out / "summary.txt").write_text(f"kbisect --good {a.good} --bad {a.bad} --only '{a.only}' "
+                                         f"--board {a.board}\nstopped: {line}\n")
+        (out / "summary.json").write_text(json.dumps({
+            "good": a.good, "bad": a.bad, "only": a.only, "board": a.board, "builds": builds,
+            "first_bad": None, "candidates": [], "stopped": line}, indent=1) + "\n")
+        print(f"kbisect: stopped: {line}", file=sys.stderr)
+        return TOOLING_FAILED
     lines = [f"kbisect --good {a.good} --bad {a.bad} --only '{a.only}' --board {a.board}",
              f"builds: {' '.join(builds)}"]
     lines += [f"step {i}: {rel} {v} ({run.times.get(rel, 0):.1f} s, {i}-{rel}.log)" for i, (rel, v) in

@@ -4,7 +4,10 @@ results back, write JUnit, compare with the board's expectations.
 
 usage: run_board.py [--board vivid] [--out reports/out] [--only GLOB] [--timeout S]
 exit: 0 no unexpected failure, 1 unexpected failures or kernel complaints,
-      2 bad input, 124 the board hung, 125 the board could not run the suite
+      2 bad input, 124 the board hung, 125 the board could not run the suite,
+      128 our own tooling failed (the board's build: a module that does not
+      build, a missing program, a failed download; QEMU did not start), with
+      one line naming it: not the kernel's, never a bisect skip (docs/bisecting.md)
 """
 import argparse
 import json
@@ -92,13 +95,20 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
     return 1 if regressions or complaints else 0
 
 
+class ToolingFailed(Exception):
+    pass
+
+
 def board_files(exp, expect_path):
     """The host files a board's set-up needs in /share: its `build:` make
     target is made first (for the board's kernel: make passes KERNEL on as
     VBOARD_KERNEL), then its `files:` ({release}: the board's kernel release).
     Raises BadInput naming a file that is still missing."""
     if exp.settings.get("build"):
-        subprocess.run(["make", "-s", "-C", str(vboard.TOP), exp.settings["build"]], check=True)
+        p = subprocess.run(["make", "-s", "-C", str(vboard.TOP), exp.settings["build"]])
+        if p.returncode != 0:
+            raise ToolingFailed(f"the board's build `make {exp.settings['build']}` failed (exit {p.returncode}; "
+                                f"the lines above name the cause)")
     rel = (vboard.OUT / "kernel.release").read_text().strip()
     files = [vboard.TOP / f.replace("{release}", rel) for f in exp.settings.get("files", "").split()]
     for f in files:
@@ -139,6 +149,9 @@ def main(argv=None):
     except BadInput as e:
         print(f"run_board: {e}", file=sys.stderr)
         return 2
+    except ToolingFailed as e:
+        print(f"run_board: our own tooling failed, not the kernel: {e}", file=sys.stderr)
+        return vboard.TOOLING_FAILED
     print(f"== virtual board '{a.board}': booting (kernel {(vboard.OUT / 'kernel.release').read_text().strip()})")
     t0 = time.monotonic()
     run = vboard.run_job(script, share, timeout=a.timeout, files=files)
@@ -147,6 +160,10 @@ def main(argv=None):
     for name in ("console.log", "dmesg.txt", "ctrls-before.txt", "ctrls-after.txt"):
         if (share / name).exists():
             shutil.copy(share / name, out / name)
+    if run.status == vboard.TOOLING_FAILED:
+        print(f"run_board: our own tooling failed, not the kernel (the run-vm line above names it); "
+              f"console in {out}/console.log", file=sys.stderr)
+        return vboard.TOOLING_FAILED
     if run.hung:
         print(f"run_board: the board hung and was killed after {a.timeout} s; console in {out}/console.log",
               file=sys.stderr)

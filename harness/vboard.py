@@ -23,6 +23,11 @@ OUT = Path(os.environ.get("VBOARD_OUT") or BUILD / (f"vboard-{KERNEL}" if KERNEL
 # Exit statuses of fixtures/vboard/run-vm.sh besides the job's own.
 HUNG = 124
 CRASHED = 125
+# Our own tooling failed (a module that does not build, a missing program, a
+# download that fails): not the kernel's fault, so never a bisect skip. Above
+# 127, so that `git bisect run` aborts on it too (docs/bisecting.md); the
+# scripts print one line naming the cause.
+TOOLING_FAILED = 128
 
 KERNEL_COMPLAINTS = ("WARNING:", "BUG:", "Oops", "general protection fault", "Call Trace:",
                      "kernel BUG", "UBSAN:", "KASAN:", "list_del corruption", "refcount_t:")

@@ -49,7 +49,7 @@ arm64: arm64-deps
 	lava-jobs/static-check.sh $(ARM64_CONFORM)
 
 arm64-board: arm64
-	@tools/deps.sh vboard
+	@tools/deps.sh vboard test
 	lava-jobs/arm64-board.sh build
 
 arm64-check: arm64-board
@@ -57,7 +57,7 @@ arm64-check: arm64-board
 
 # The nightly end to end against a real lava-server (13-25 min on 2 shared cores).
 lava-server-check: vboard fixture-driver
-	@tools/deps.sh lava lava-server lavacli
+	@tools/deps.sh lava lava-server lavacli test
 	lava-jobs/server-check.sh --out $(LAVA_OUT)/server-check
 
 test-full: lava-server-check

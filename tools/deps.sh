@@ -29,18 +29,18 @@ set -eu
 pkgs="" need_arm64=0 no_start=0
 for g in "$@"; do
     case "$g" in
-        build)   pkgs="$pkgs gcc make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
+        build)   pkgs="$pkgs gcc libc6-dev binutils make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
         vboard)  pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils file" ;;
         test)    pkgs="$pkgs python3 python3-pytest python3-pytest-xdist libxml2-utils perl man-db groff-base" ;;
-        modules) pkgs="$pkgs gcc make dwarves xz-utils" ;;
+        modules) pkgs="$pkgs gcc libc6-dev binutils make dwarves xz-utils" ;;
         fuzz)    pkgs="$pkgs clang libclang-rt-dev" ;;
         browser) pkgs="$pkgs chromium" ;;
-        lava)    pkgs="$pkgs lava-dispatcher lava-common python3-django u-boot-tools telnet" ;;
+        lava)    pkgs="$pkgs lava-dispatcher lava-common python3 python3-django u-boot-tools telnet" ;;
         arm64)   need_arm64=1
-                 pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm pkg-config"
+                 pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross make qemu-system-arm pkg-config"
                  pkgs="$pkgs check:arm64 libsubunit-dev:arm64 libv4l-dev:arm64 libjpeg-dev:arm64" ;;
         lavacli) pkgs="$pkgs lavacli" ;;
-        lava-server) pkgs="$pkgs lava-server postgresql lavacli"; no_start=1 ;;
+        lava-server) pkgs="$pkgs lava-server postgresql lavacli procps"; no_start=1 ;;
         *) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;;
     esac
 done
