@@ -4,7 +4,7 @@ rule it is, the checks enforcing it and the fixture bug that proves each
 check can fail, or why it cannot be tested. Host only: the kernel source is
 not needed (the uapi constants of each kernel are extracted into
 spec/uapi-<X.Y>.txt by tools/uapi_constants.py; the table's line numbers by
-tools/coverage.py)."""
+tools/coverage_table.py)."""
 import sys
 
 import pytest
@@ -12,7 +12,7 @@ import pytest
 import vboard
 
 sys.path.insert(0, str(vboard.TOP / "tools"))
-import coverage as cov  # noqa: E402  (tools/coverage.py)
+import coverage_table as cov  # noqa: E402  (tools/coverage_table.py)
 
 ROWS = cov.read_table()
 SPEC = vboard.TOP / "spec"
@@ -106,14 +106,14 @@ def test_every_check_has_a_negative_case():
 
 def test_table_is_up_to_date(built):
     """checks/negative/status agree with --list and the catalogue now (line
-    numbers need the kernel source: tools/coverage.py refreshes them)."""
+    numbers need the kernel source: tools/coverage_table.py refreshes them)."""
     rows = cov.read_table()
     stale = []
     cov.derive(rows, {}, cov.listing(vboard.BUILD / "bin" / "v4l2-conform"), cov.catalogue(), cov.no_negative())
     for old, new in zip(ROWS, rows):
         if any(old[c] != new[c] for c in ("checks", "negative", "status")):
             stale.append(old["statement"])
-    assert not stale, "run tools/coverage.py: stale rows " + "; ".join(stale[:5])
+    assert not stale, "run tools/coverage_table.py: stale rows " + "; ".join(stale[:5])
 
 
 def test_list_names_the_documentation(built):
@@ -124,3 +124,18 @@ def test_list_names_the_documentation(built):
     line = next(l for l in out.splitlines() if l.startswith("enum/private-next"))
     assert "[doc v4l/extended-controls.rst:" in line or "[doc v4l/" in line
     assert sum("[doc " in l for l in out.splitlines()) >= 60
+
+
+@pytest.mark.parametrize("kernel", cov.KERNELS)
+def test_uapi_lists_match_the_headers(kernel):
+    """Where the extracted tree is at hand (V4L2C_KSRC_<X_Y>, default
+    /work/vcache/ksrc-X.Y), spec/uapi-X.Y.txt is what the headers say now."""
+    import os
+    import subprocess
+    from pathlib import Path
+    src = Path(os.environ.get(f"V4L2C_KSRC_{kernel.replace('.', '_')}", f"/work/vcache/ksrc-{kernel}"))
+    if not (src / "include/uapi/linux/videodev2.h").is_file():
+        pytest.skip(f"no extracted linux-source {kernel} at {src}")
+    out = subprocess.run([sys.executable, str(vboard.TOP / "tools" / "uapi_constants.py"), str(src)],
+                         capture_output=True, text=True, check=True).stdout
+    assert out == (SPEC / f"uapi-{kernel}.txt").read_text()

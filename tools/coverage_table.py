@@ -2,7 +2,7 @@
 """Refresh the derived columns of spec/coverage.tsv, the traceability matrix
 from the kernel's control documentation to the suite (issue 23).
 
-  tools/coverage.py [--ksrc-6.1 DIR] [--ksrc-6.12 DIR] [--conform BIN] [--check]
+  tools/coverage_table.py [--ksrc-6.1 DIR] [--ksrc-6.12 DIR] [--conform BIN] [--check]
 
 Hand-written columns: file, statement, rules, constants, anchor, and, in
 `checks`, an 'untestable: why' or 'pending: who' verdict. The anchor is a
