@@ -42,7 +42,7 @@ HOST_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 LIB_SRCS   := $(sort $(wildcard lib/*/*.c))
 SUITE_SRCS := $(sort $(wildcard suites/*.c))
 UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
-LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/docrefs.o
 SUITE_OBJS := $(SUITE_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 CONFORM    := $(BUILD)/bin/v4l2-conform
@@ -71,6 +71,14 @@ $(BUILD)/%.o: %.c $(wildcard lib/*/*.h suites/*.h) | deps
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/lib/run/runner.o: $(VERSION_FILE)
+
+# Rule id -> documentation line, for --list (spec/coverage.tsv, issue 23).
+$(BUILD)/gen/docrefs.c: spec/coverage.tsv tools/docrefs.sh
+	@mkdir -p $(dir $@)
+	tools/docrefs.sh spec/coverage.tsv > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/docrefs.o: $(BUILD)/gen/docrefs.c lib/check/docref.h | deps
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/libv4l2c.a: $(LIB_OBJS) | deps
 	@mkdir -p $(dir $@)

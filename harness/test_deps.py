@@ -40,6 +40,7 @@ PROGRAMS = {
     "file": ("file", "file"), "stdbuf": ("coreutils", "coreutils"), "timeout": ("coreutils", "coreutils"),
     # test
     "python3": ("python3-minimal", "python3"), "xmllint": ("libxml2-utils", "libxml2-utils"), "perl": ("perl-base", "perl"),
+    "man": ("man-db", "man-db"),
     # modules: kbuild, and the module BTF of Debian's 6.12 headers
     "pahole": ("pahole", "dwarves"),
     # fuzz, browser

@@ -107,9 +107,36 @@ def thumbnail(base, rel):
             f'</figcaption></figure>')
 
 
-def render(data, base, expect=None, titles=None):
+def doc_refs(path):
+    """Rule id -> [(kernel, file, line 6.1, line 6.12, statement)] from the
+    traceability matrix (spec/coverage.tsv), in documentation order."""
+    if not path or not Path(path).exists():
+        return {}
+    refs = {}
+    lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+    head = lines[0].split("\t") if lines else []
+    for line in lines[1:]:
+        r = dict(zip(head, line.split("\t")))
+        for rule in r.get("rules", "").split():
+            refs.setdefault(rule, []).append(r)
+    return refs
+
+
+def doc_cell(rows, kernel, most=3):
+    """Where the rule is written, for the kernel under test: 'file:line: statement'."""
+    k = "6.12" if str(kernel or "").startswith("6.12") else "6.1"
+    out = []
+    for r in rows[:most]:
+        line = r.get("line_6.12") if k == "6.12" else r.get("line")
+        out.append(f"{esc(r.get('file'))}:{esc(line)} &mdash; {esc(r.get('statement'))}")
+    more = f" (+{len(rows) - most} more)" if len(rows) > most else ""
+    return "<br>".join(out) + more
+
+
+def render(data, base, expect=None, titles=None, docs=None):
     data = clean(data)
     titles = titles or {}
+    docs = docs or {}
     run, s = data["run"], data.get("summary") or {}
     rs = data["results"]
     kernel = kernel_release(data)
@@ -134,13 +161,15 @@ def render(data, base, expect=None, titles=None):
     by_rule = OrderedDict()
     for r in rs:
         by_rule.setdefault(r.get("rule") or "-", []).append(r)
-    o.append("<h2>Requirements</h2><table><tr><th>Rule</th><th>Requirement</th><th>Checks</th><th>Verdict</th></tr>")
+    o.append("<h2>Requirements</h2><p>Documentation: Documentation/userspace-api/media/ of the kernel under test, "
+             "file and line of each statement the rule enforces (spec/coverage.tsv).</p>"
+             "<table><tr><th>Rule</th><th>Requirement</th><th>Documentation</th><th>Checks</th><th>Verdict</th></tr>")
     for rule in sorted(by_rule, key=lambda x: (re.sub(r"\d+", "", x), int(re.sub(r"\D", "", x) or 0))):
         group = by_rule[rule]
         counts = {v: sum(r["verdict"] == v for r in group) for v in COLOURS}
         worst = next((v for v in ("fail", "warn", "pass", "skip") if counts[v]), "skip")
         o.append(f"<tr><td>{esc(rule)}</td><td>{esc(titles.get(rule, group[0].get('summary', '')))}</td>"
-                 f"<td>{len(group)}</td><td>{badge(worst)} "
+                 f"<td class='msg'>{doc_cell(docs.get(rule, []), kernel)}</td><td>{len(group)}</td><td>{badge(worst)} "
                  + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + "</td></tr>")
     o.append("</table>")
 
@@ -176,6 +205,8 @@ def main(argv=None):
     ap.add_argument("--expect")
     ap.add_argument("--spec", default=str(Path(__file__).resolve().parents[1] / "spec" /
                                           "controls-checklist.md"))
+    ap.add_argument("--coverage", default=str(Path(__file__).resolve().parents[1] / "spec" / "coverage.tsv"),
+                    help="the traceability matrix: per rule, the documentation line it comes from")
     try:
         a = ap.parse_args(argv)
     except SystemExit as e:
@@ -186,7 +217,8 @@ def main(argv=None):
     except BadInput as e:
         print(f"html: {e}", file=sys.stderr)
         return 2
-    Path(a.out).write_text(render(data, Path(a.results).parent, exp, spec_titles(a.spec)), encoding="utf-8")
+    Path(a.out).write_text(render(data, Path(a.results).parent, exp, spec_titles(a.spec),
+                                   doc_refs(a.coverage)), encoding="utf-8")
     return 0
 
 

@@ -144,6 +144,29 @@ static void unknown_id(const struct check_ctx *cx)
 			query_unknown(cx->dev, id, m->n > 0, m->qext_works);
 }
 
+/* QC-5 (extended-controls.rst, "Enumerating Extended Controls"): the NEXT
+ * walk never reaches the old PRIVATE_BASE range, so a query of
+ * PRIVATE_BASE with a NEXT flag fails with EINVAL: the aliases are only
+ * found by exact id (QC-7). A driver that keeps handing out its private
+ * controls from there makes the doc's mixed enumeration loop forever. */
+static void private_next(const struct check_ctx *cx)
+{
+	static const uint32_t flags[] = { V4L2_CTRL_FLAG_NEXT_CTRL, NEXT_BOTH };
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		uint32_t id = V4L2_CID_PRIVATE_BASE | flags[i];
+		struct v4l2_queryctrl qc = { .id = id };
+		int e = dev_ioctl(cx->dev, VIDIOC_QUERYCTRL, &qc);
+		ck_assert_msg(e == EINVAL, "expected QUERYCTRL 0x%08x (PRIVATE_BASE with NEXT flags) to give EINVAL "
+			      "(QC-5), got %s (id 0x%08x '%.32s')", id, e ? strerror(e) : "success", qc.id,
+			      (const char *)qc.name);
+		struct v4l2_query_ext_ctrl qe = { .id = id };
+		e = dev_ioctl(cx->dev, VIDIOC_QUERY_EXT_CTRL, &qe);
+		if (e != ENOTTY)
+			ck_assert_msg(e == EINVAL, "expected QUERY_EXT_CTRL 0x%08x to give EINVAL (QC-5), got %s (id 0x%08x)",
+				      id, e ? strerror(e) : "success", qe.id);
+	}
+}
+
 static bool name_ok(const char *name, size_t len)
 {
 	return memchr(name, 0, len) && name[0];
@@ -378,6 +401,8 @@ static const struct check_def checks[] = {
 	  CHECK_PER_DEVICE, private_aliases },
 	{ "enum/unknown-id", "QC-2", "QUERYCTRL and QUERY_EXT_CTRL of id 0 and of unused ids in CID_BASE..LASTP1 give EINVAL",
 	  CHECK_PER_DEVICE, unknown_id },
+	{ "enum/private-next", "QC-5", "PRIVATE_BASE with NEXT_CTRL (and NEXT_COMPOUND) gives EINVAL: the walk never reaches it",
+	  CHECK_PER_DEVICE, private_next },
 	{ "enum/found-by-every-method", "QC-7", "the control is found by every enumeration method that covers it",
 	  CHECK_PER_CONTROL, found_by_all },
 	{ "enum/query", "QC-1", "an exact-id query returns the control: same id, valid name, known type, reserved 0",

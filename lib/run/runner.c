@@ -13,6 +13,7 @@
 #include "run/kmsg.h"
 #include "run/kmsg_judge.h"
 #include "image/profile.h"
+#include "check/docref.h"
 #include "check/results.h"
 #include "run/run_batch.h"
 #include "check/verdict.h"
@@ -479,6 +480,15 @@ static bool wedge_end_run(struct result_set *rs, size_t next)
 
 /* ---------- listing, options, main ---------- */
 
+/* One --list line: name, rule id, summary, and the documentation line the
+ * rule comes from (spec/coverage.tsv), last so that readers of the first two
+ * columns are unaffected. */
+static void print_listed(const char *name, int width, const char *rule, const char *summary)
+{
+	const char *doc = docref_of(rule);
+	printf("%-*s %-7s %s%s%s%s\n", width, name, rule, summary, doc ? "  [doc " : "", doc ? doc : "", doc ? "]" : "");
+}
+
 static void list_templates(void)
 {
 	for (size_t s = 0; s < n_all_suites; s++) {
@@ -490,7 +500,7 @@ static void list_templates(void)
 			char name[256];
 			snprintf(name, sizeof(name), "%s%s", d->name, suffix);
 			if (selected(d->name) || selected(name))
-				printf("%-44s %-7s %s\n", name, d->rule, d->summary);
+				print_listed(name, 44, d->rule, d->summary);
 		}
 	}
 }
@@ -640,8 +650,8 @@ int runner_main(int argc, char **argv)
 			expand(all_suites[s], &all_suites[s]->checks[i]);
 	if (g_opts.list) {
 		for (size_t i = 0; i < n_inst; i++)
-			printf("%-52s %-7s %s\n", inst[i].name, inst[i].def->rule,
-			       inst[i].why ? inst[i].why : inst[i].def->summary);
+			print_listed(inst[i].name, 52, inst[i].def->rule,
+				     inst[i].why ? inst[i].why : inst[i].def->summary);
 		return 0;
 	}
 	if (!n_inst) {

@@ -1,0 +1,141 @@
+"""The traceability matrix of issue 23 (spec/coverage.tsv): every normative
+statement of the kernel's control documentation, for 6.1 and 6.12, with the
+rule it is, the checks enforcing it and the fixture bug that proves each
+check can fail, or why it cannot be tested. Host only: the kernel source is
+not needed (the uapi constants of each kernel are extracted into
+spec/uapi-<X.Y>.txt by tools/uapi_constants.py; the table's line numbers by
+tools/coverage_table.py)."""
+import sys
+
+import pytest
+
+import vboard
+
+sys.path.insert(0, str(vboard.TOP / "tools"))
+import coverage_table as cov  # noqa: E402  (tools/coverage_table.py)
+
+ROWS = cov.read_table()
+SPEC = vboard.TOP / "spec"
+# Rule families other helpers own: their rows may stay 'pending'.
+PENDING_FAMILIES = ("SD-", "RQ-")
+# Statements the suite does not check yet. Each must stay visible here until
+# a check closes it (then the test asks for its removal).
+KNOWN_GAPS = {
+    # enum/flags (QC-13) fails any control DISABLED at idle, which the documentation allows: a
+    # rule decision comes first, then a fixture control that is DISABLED.
+    "DISABLED control is permanently disabled": "the fixture has no DISABLED control to refuse (EX-6)",
+    "DISABLED: change gives EINVAL": "the fixture has no DISABLED control to refuse (EX-6)",
+    "DISABLED footnote: skip or EINVAL both allowed": "the fixture has no DISABLED control (FL-1)",
+    "MIN_BUFFERS_FOR_CAPTURE read-only": "no check compares standard controls with their documented flags yet",
+}
+# Checks with no fixture bug on main and not in no-negative-case.tsv.
+KNOWN_NO_NEGATIVE = {"conc/torn-payload", "conc/torn-int64", "conc/events-under-load"}
+
+
+def _kernels(row):
+    return cov.KERNELS if row["kernel"] == "both" else (row["kernel"],)
+
+
+def uapi(kernel):
+    """(kind, name) of every control-interface constant of that kernel."""
+    lines = (SPEC / f"uapi-{kernel}.txt").read_text().splitlines()
+    return sorted({tuple(l.split("\t")[:2]) for l in lines if l.strip()})
+
+
+def test_table_format():
+    assert len(ROWS) >= 150
+    for r in ROWS:
+        assert r["kernel"] in ("both",) + cov.KERNELS, r
+        assert r["file"].endswith(".rst") and r["statement"] and r["rules"] and r["anchor"], r
+        assert r["status"] in ("covered", "missing", "no-negative", "untestable", "pending"), r
+        if r["status"] in cov.VERDICTS:
+            assert len(r["checks"].split(":", 1)[-1].strip()) > 15, f"say why: {r['statement']}"
+
+
+@pytest.mark.parametrize("kernel", cov.KERNELS)
+def test_every_uapi_constant_has_a_rule(kernel):
+    """Each V4L2_CTRL_TYPE_/FLAG_/WHICH_, V4L2_EVENT_CTRL_CH_/SUB_FL_ of the
+    kernel's headers, and each error code a return-value section lists,
+    is named by a statement of that kernel."""
+    named = set()
+    for r in ROWS:
+        if kernel in _kernels(r):
+            named |= set(r["constants"].split())
+    missing = [name for _, name in uapi(kernel) if name not in named]
+    assert not missing, f"{kernel}: constants no statement covers: {missing}"
+
+
+def test_the_kernels_differ_as_the_headers_say():
+    """6.12 adds the AV1 compound types; the extraction is not stale."""
+    only_612 = {n for _, n in uapi("6.12")} - {n for _, n in uapi("6.1")}
+    assert {"V4L2_CTRL_TYPE_AV1_SEQUENCE", "V4L2_CTRL_TYPE_AV1_FRAME"} <= only_612
+    assert ("errno", "ENOSPC") in uapi("6.1")
+
+
+def test_every_rule_is_in_the_book(spec_rules):
+    for r in ROWS:
+        for rid in r["rules"].split():
+            assert rid in spec_rules or (rid.startswith(PENDING_FAMILIES) and r["status"] == "pending"), \
+                f"{r['file']}:{r['line']}: unknown rule {rid}"
+
+
+def test_every_rule_has_a_check():
+    """A statement is checked, or untestable with the reason, or pending on
+    another family (SD-n, RQ-n)."""
+    missing = {r["statement"] for r in ROWS if r["status"] == "missing"}
+    assert not sorted(missing - set(KNOWN_GAPS)), "statements without a check"
+    closed = sorted(set(KNOWN_GAPS) - missing)
+    assert not closed, f"checked now, remove from KNOWN_GAPS: {closed}"
+    for r in ROWS:
+        if r["status"] == "pending":
+            assert all(x.startswith(PENDING_FAMILIES) for x in r["rules"].split()) or "RQ-" in r["checks"], r
+
+
+def test_every_check_has_a_negative_case():
+    """Each check a statement names is made to fail by a fixture bug of the
+    catalogue (or is in no-negative-case.tsv with its reason)."""
+    lacking = set()
+    for r in ROWS:
+        for part in r["negative"].split(";"):
+            check, _, neg = part.partition("=")
+            if neg == "NONE":
+                lacking.add(check)
+    assert not sorted(lacking - KNOWN_NO_NEGATIVE), "checks without a negative case"
+    assert not sorted(KNOWN_NO_NEGATIVE - lacking), "have a negative case now: remove from KNOWN_NO_NEGATIVE"
+
+
+def test_table_is_up_to_date(built):
+    """checks/negative/status agree with --list and the catalogue now (line
+    numbers need the kernel source: tools/coverage_table.py refreshes them)."""
+    rows = cov.read_table()
+    stale = []
+    cov.derive(rows, {}, cov.listing(vboard.BUILD / "bin" / "v4l2-conform"), cov.catalogue(), cov.no_negative())
+    for old, new in zip(ROWS, rows):
+        if any(old[c] != new[c] for c in ("checks", "negative", "status")):
+            stale.append(old["statement"])
+    assert not stale, "run tools/coverage_table.py: stale rows " + "; ".join(stale[:5])
+
+
+def test_list_names_the_documentation(built):
+    """--list shows, per rule, the documentation line it comes from."""
+    import subprocess
+    out = subprocess.run([str(vboard.BUILD / "bin" / "v4l2-conform"), "--list"], capture_output=True, text=True,
+                         check=True).stdout
+    line = next(l for l in out.splitlines() if l.startswith("enum/private-next"))
+    assert "[doc v4l/extended-controls.rst:" in line or "[doc v4l/" in line
+    assert sum("[doc " in l for l in out.splitlines()) >= 60
+
+
+@pytest.mark.parametrize("kernel", cov.KERNELS)
+def test_uapi_lists_match_the_headers(kernel):
+    """Where the extracted tree is at hand (V4L2C_KSRC_<X_Y>, default
+    /work/vcache/ksrc-X.Y), spec/uapi-X.Y.txt is what the headers say now."""
+    import os
+    import subprocess
+    from pathlib import Path
+    src = Path(os.environ.get(f"V4L2C_KSRC_{kernel.replace('.', '_')}", f"/work/vcache/ksrc-{kernel}"))
+    if not (src / "include/uapi/linux/videodev2.h").is_file():
+        pytest.skip(f"no extracted linux-source {kernel} at {src}")
+    out = subprocess.run([sys.executable, str(vboard.TOP / "tools" / "uapi_constants.py"), str(src)],
+                         capture_output=True, text=True, check=True).stdout
+    assert out == (SPEC / f"uapi-{kernel}.txt").read_text()
