@@ -18,8 +18,8 @@ enum skip_class skip_class_of(const char *reason)
 {
 	static const struct { const char *word; enum skip_class c; } words[] = {
 		{ "excluded:", SKIP_EXCLUDED },
+		{ "depends on the scene", SKIP_SOURCE },	/* its reason names the profile too */
 		{ "board profile", SKIP_PROFILE },
-		{ "depends on the scene", SKIP_SOURCE },
 		{ "hangs", SKIP_HANG },
 		{ "inconclusive", SKIP_INCONCLUSIVE },
 		{ "informational", SKIP_INFO },

@@ -6,7 +6,8 @@
 static const struct { const char *reason; enum skip_class c; } rows[] = {
 	{ "excluded: never written (--exclude-control)", SKIP_EXCLUDED },
 	{ "not applicable: the board profile lists it as 'no visible effect'", SKIP_PROFILE },
-	{ "skipped: the effect of this control depends on the scene the source delivers (gain, ...)", SKIP_SOURCE },
+	{ "skipped: the effect of this control depends on the scene the source delivers (gain, ...); a board profile "
+	  "can require it ('require-effect = NAME')", SKIP_SOURCE },
 	{ "capture YUYV 320x180, mmap x3; informational: no visible effect of Show Border = 1 in the region",
 	  SKIP_INFO },
 	{ "inconclusive: the region is clipped over the whole sweep of Brightness (6 steps excused)",
