@@ -30,7 +30,7 @@ TOP = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(TOP / "harness"))
 sys.path.insert(0, str(TOP / "reports"))
 import vboard  # noqa: E402
-from results import Expectations, time_by_family, time_by_suite  # noqa: E402
+from results import Expectations, skips_line, time_by_family, time_by_suite  # noqa: E402
 
 IOCTL_SUITES = ("enum", "menu", "getset", "persist", "ext", "payload", "events", "cluster", "prio")
 BISECT_CHECK = "getset/roundtrip/brightness"
@@ -175,6 +175,8 @@ def main(argv=None):
     md += ["", "## make run and a bisect step (host wall time, warm: kernel and initramfs built)", "",
            "| what | wall |", "|---|---:|",
            f"| `make run` (boot, every suite on vivid, reports): {full['summary']['total']} verdicts | {run_wall:.1f} s |",
+           # Skips next to the checks (issue 21): fewer checks judged is a change too.
+           f"| skips in that run (by reason): {skips_line(full)} | |",
            f"| bisect step (`make run ONLY={BISECT_CHECK}`) | {bisect_wall:.1f} s |",
            "", f"`make run` said: `{suite_line}`", "",
            "## Where the time went (the `make run` above, by suite and the costliest families)", "",

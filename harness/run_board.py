@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
 import vboard  # noqa: E402
-from results import BadInput, Expectations, compare, load_results, time_by_family, time_by_suite  # noqa: E402
+from results import BadInput, Expectations, compare, load_results, skips_by_class, skips_line, time_by_family, time_by_suite  # noqa: E402
 
 
 def write_reports(out, expect_path):
@@ -59,6 +59,7 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
         return 125
     total = {v: 0 for v in ("total", "pass", "fail", "warn", "skip")}
     nodes, regressions = {}, 0
+    skips = {}
     for node, (st, secs) in status.items():
         src, dst = share / "out" / node, out / node
         if dst.exists():
@@ -78,14 +79,17 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
         regressions += len(c["regressions"])
         nodes[node] = {"exit": st, "seconds": round(secs, 2), "device_caps": data["run"].get("device_caps"),
                        "summary": s, "expected": len(c["expected"]), "regressions": len(c["regressions"]),
-                       "unexpected_warnings": len(c["new_warnings"])}
+                       "unexpected_warnings": len(c["new_warnings"]), "skips": skips_by_class(data)}
         print(f"== {node} (caps {data['run'].get('device_caps')}): {s['total']} checks: {s['pass']} pass, "
               f"{s['fail']} fail ({len(c['expected'])} expected), {s['warn']} warn, {s['skip']} skip, {secs:.1f} s")
+        print(f"   skips by reason: {skips_line(data)}")
+        for k, v in skips_by_class(data).items():
+            skips[k] = skips.get(k, 0) + v
         print_changes(c, expect_path)
     complaints = run.kernel_complaints(exp.kernel_allow)
     for line in complaints:
         print(f"KERNEL {line}")
-    (out / "summary.json").write_text(json.dumps({"board": board, "total": total, "nodes": nodes,
+    (out / "summary.json").write_text(json.dumps({"board": board, "total": total, "skips": skips, "nodes": nodes,
                                                   "regressions": regressions,
                                                   "kernel_complaints": complaints}, indent=1) + "\n")
     print(f"== {board}: {len(nodes)} nodes, {total['total']} checks: {total['pass']} pass, {total['fail']} fail, "
@@ -186,6 +190,7 @@ def main(argv=None):
     suite_s = vboard.guest_suite_seconds(share)
     print(f"== {a.board}: {s['total']} checks: {s['pass']} pass, {s['fail']} fail ({len(c['expected'])} expected), "
           f"{s['warn']} warn, {s['skip']} skip")
+    print(f"== skips by reason: {skips_line(data)}")
     print(f"== time: board {time.monotonic() - t0:.1f} s (boot + suites), suites in the guest "
           f"{suite_s:.1f} s" if suite_s is not None else "")
     suites = time_by_suite(data)

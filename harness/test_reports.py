@@ -347,3 +347,24 @@ def test_html_hostile_in_chromium(tmp_path, hostile_json):
     assert not re.search(r"(href|src)=\"javascript:", dom)
     assert dom.count("<tr") == out.read_text(encoding="utf-8").count("<tr") > 4 * len(HOSTILE)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom
+
+
+def test_compare_sees_new_skips(expect):
+    """Issue 21: a check that went from a verdict to skip is a change a lab
+    must see (compare.py exits 1 on it with a baseline)."""
+    data = results(rec("enum/query/x", "skip"), rec("enum/query/y", "skip"), rec("enum/query/z", "pass"))
+    base = results(rec("enum/query/x", "pass"), rec("enum/query/y", "skip"), rec("enum/query/z", "fail"))
+    c = compare(data, expect, base)
+    assert [r["name"] for r in c["new_skips"]] == ["enum/query/x"]
+    assert not c["regressions"]
+
+
+def test_skips_by_class():
+    from results import skips_by_class, skips_line
+    data = results(rec("a/b", "skip"))
+    data["skips"] = {"profile": 2, "inconclusive": 0, "device": 5}
+    assert skips_by_class(data) == {"profile": 2, "inconclusive": 0, "device": 5}
+    assert skips_line(data) == "7 skip: 5 device, 2 profile"
+    old = results(rec("a/b", "skip"))
+    old["summary"] = {"total": 1, "pass": 0, "fail": 0, "warn": 0, "skip": 1}
+    assert skips_line(old) == "1 skip: 1 unclassified"

@@ -3,7 +3,7 @@
 print the regressions, not a wall of known failures.
 
 usage: compare.py RESULTS.json [--expect BOARD.expect] [--baseline OLD.json] [--json OUT]
-exit: 0 no regression, 1 regressions, 2 bad input
+exit: 0 no regression, 1 regressions or checks that went from a verdict to skip (--baseline), 2 bad input
 """
 import argparse
 import json
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from results import BadInput, Expectations, compare, load_results  # noqa: E402
+from results import BadInput, Expectations, compare, load_results, skips_line  # noqa: E402
 
 
 def line(r):
@@ -40,8 +40,9 @@ def main(argv=None):
     c = compare(data, exp, base)
     s = data.get("summary", {})
     print(f"{s.get('total', 0)} checks: {s.get('pass', 0)} pass, {s.get('fail', 0)} fail "
-          f"({len(c['expected'])} expected), {s.get('warn', 0)} warn, {s.get('skip', 0)} skip")
+          f"({len(c['expected'])} expected), {s.get('warn', 0)} warn, {skips_line(data)}")
     for key, title in (("regressions", "REGRESSIONS (unexpected failures)"),
+                       ("new_skips", "NO LONGER JUDGED (pass/fail in the baseline, skip now)"),
                        ("expected", "expected failures (known deviations of this board)"),
                        ("fixed", "expected failures that no longer fail (update the expectations)"),
                        ("new_warnings", "warnings not listed for this board"),
@@ -52,7 +53,7 @@ def main(argv=None):
                 print(line(r))
     if a.json:
         Path(a.json).write_text(json.dumps({k: [r["name"] for r in v] for k, v in c.items()}, indent=1))
-    return 1 if c["regressions"] else 0
+    return 1 if c["regressions"] or c["new_skips"] else 0
 
 
 if __name__ == "__main__":

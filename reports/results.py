@@ -228,7 +228,7 @@ def kernel_release(data):
 def compare(data, expect, baseline=None):
     """Classify every failure and warning against the expectations and,
     optionally, a previous run of the same board."""
-    out = {"regressions": [], "expected": [], "fixed": [], "new_warnings": [], "missing": []}
+    out = {"regressions": [], "expected": [], "fixed": [], "new_warnings": [], "missing": [], "new_skips": []}
     now = {r["name"]: r for r in data["results"]}
     kernel = kernel_release(data)
     for r in data["results"]:
@@ -248,7 +248,31 @@ def compare(data, expect, baseline=None):
                 out["missing"].append(r)
             elif r["verdict"] in ("pass", "warn", "skip") and cur["verdict"] == "fail" and cur not in out["regressions"]:
                 out["regressions"].append(cur)
+            # A verdict turned into a skip is a change a lab must see (issue
+            # 21): "0 fail" with fewer checks judged is not "conformant".
+            elif r["verdict"] in ("pass", "warn", "fail") and cur["verdict"] == "skip":
+                out["new_skips"].append(cur)
     return out
+
+
+def skips_by_class(data):
+    """{reason class: skips} as results.json carries it ("skips", written by
+    lib/check/skip_class.c: excluded, profile, source-dependent, hang,
+    inconclusive, informational, device); a file from before the classes
+    puts every skip under 'unclassified'."""
+    sk = data.get("skips")
+    if isinstance(sk, dict):
+        return {k: v for k, v in sk.items() if isinstance(v, int)}
+    n = data.get("summary", {}).get("skip", 0)
+    return {"unclassified": n} if n else {}
+
+
+def skips_line(data):
+    """'51 skip: 20 profile, 12 informational, ...' (classes with a count)."""
+    sk = skips_by_class(data)
+    n = sum(sk.values())
+    parts = [f"{v} {k}" for k, v in sorted(sk.items(), key=lambda kv: -kv[1]) if v]
+    return f"{n} skip" + (": " + ", ".join(parts) if parts else "")
 
 
 def time_by_family(data):

@@ -20,6 +20,7 @@
  * skip). */
 #include "ctrl/ctrl_select.h"
 #include "ctrl/ctrl_value.h"
+#include "image/lc_same.h"
 #include "image/lifecycle.h"
 #include "image/picture_ref.h"
 #include "image/profile.h"
@@ -82,22 +83,28 @@ static void suspend_cycle(const struct check_ctx *cx)
 	       suspended ? "; sysfs runtime_status said suspended" : "");
 }
 
-static void format_other(const struct check_ctx *cx, const struct v4l2_format *cur, struct v4l2_format *other)
+/* Another format; false when the device offers a single one (the same
+ * format was tried already: LC-7). */
+static bool format_other(const struct check_ctx *cx, const struct v4l2_format *cur, struct v4l2_format *other)
 {
 	int e = lc_format_other(cx->dev, cur, other);
-	if (e == ENOENT)
-		v_skip("the device offers a single format");
+	if (e == ENOENT) {
+		v_info("the device offers a single format: S_FMT with the current one only");
+		return false;
+	}
 	expect_ok(e, "S_FMT to another format");
+	return true;
 }
 
-static unsigned input_other(const struct check_ctx *cx, unsigned *cur)
+/* The same input (standard, timings) again (LC-7), into msg. */
+static void same_input(const struct check_ctx *cx, const struct lc_watch *w, char *msg, size_t len)
 {
-	unsigned n;
-	int e = lc_inputs(cx->dev, &n, cur);
-	if (n < 2)
-		v_skip("the device has %u input%s", n, n == 1 ? "" : "s");
-	expect_ok(e, "G_INPUT");
-	return *cur ? 0 : 1;
+	char done[256];
+	int e = lc_same_input(cx->dev, done, sizeof(done));
+	if (e == ENOTTY)
+		v_skip("the node has no input (ENUMINPUT/G_INPUT)");
+	expect_ok(e, "%s then the next set with the current value", done[0] ? done : "G_INPUT");
+	note_changed(cx, w, done, msg, len);
 }
 
 static void set_input(const struct check_ctx *cx, unsigned i)
@@ -152,13 +159,14 @@ static void format_kept(const struct check_ctx *cx)
 	watch_all(cx, &w);
 	same = cur;
 	expect_ok(lc_set_format(cx->dev, &same), "S_FMT to the current format");
-	note_changed(cx, &w, "S_FMT to the same format", msg, sizeof(msg));
-	format_other(cx, &cur, &other);
-	snprintf(when, sizeof(when), "S_FMT to another format (%s)", lc_format_str(&other, fs, sizeof(fs)));
-	note_changed(cx, &w, when, msg, sizeof(msg));
-	same = cur;
-	expect_ok(lc_set_format(cx->dev, &same), "S_FMT back");
-	note_changed(cx, &w, "S_FMT back to the first format", msg, sizeof(msg));
+	note_changed(cx, &w, "S_FMT to the same format (LC-7)", msg, sizeof(msg));
+	if (format_other(cx, &cur, &other)) {
+		snprintf(when, sizeof(when), "S_FMT to another format (%s)", lc_format_str(&other, fs, sizeof(fs)));
+		note_changed(cx, &w, when, msg, sizeof(msg));
+		same = cur;
+		expect_ok(lc_set_format(cx->dev, &same), "S_FMT back");
+		note_changed(cx, &w, "S_FMT back to the first format", msg, sizeof(msg));
+	}
 	ck_assert_msg(!msg[0], "%s", msg);
 }
 
@@ -166,14 +174,21 @@ static void input_kept(const struct check_ctx *cx)
 {
 	struct lc_watch w;
 	struct v4l2_format fmt;
-	unsigned cur, other = input_other(cx, &cur);
+	unsigned n = 0, cur = 0;
 	char msg[REPORT_LEN] = "", when[64];
 	int have_fmt = lc_get_format(cx->dev, &fmt) == 0;
 	watch_all(cx, &w);
-	set_input(cx, other);
-	set_input(cx, cur);
-	snprintf(when, sizeof(when), "S_INPUT %u and back to %u", other, cur);
-	note_changed(cx, &w, when, msg, sizeof(msg));
+	same_input(cx, &w, msg, sizeof(msg));
+	expect_ok(lc_inputs(cx->dev, &n, &cur), "G_INPUT");
+	if (n < 2) {
+		v_info("a single input: S_INPUT with the current one only");
+	} else {
+		unsigned other = cur ? 0 : 1;
+		set_input(cx, other);
+		set_input(cx, cur);
+		snprintf(when, sizeof(when), "S_INPUT %u and back to %u", other, cur);
+		note_changed(cx, &w, when, msg, sizeof(msg));
+	}
 	if (have_fmt)	/* a driver may reset the format with the input */
 		lc_set_format(cx->dev, &fmt);
 	ck_assert_msg(!msg[0], "%s", msg);
@@ -248,6 +263,25 @@ static void picture_kept(const struct check_ctx *cx)
 	pic_stream_on(&p->cap, cx->dev);
 	pic_note(&r, "STREAMOFF and STREAMON");
 	pic_stream_off(&p->cap);
+	/* LC-7: the same format, input, standard and timings again, on every
+	 * device, whether or not there is another to switch to. */
+	if (!lc_get_format(cx->dev, &cur)) {
+		struct v4l2_format same = cur;
+		expect_ok(lc_set_format(cx->dev, &same), "S_FMT with the current format");
+		close_all(cx);	/* the stream's owner no more (below) */
+		reopen(cx);
+		pic_stream_on(&p->cap, cx->dev);
+		pic_note(&r, "S_FMT with the current format");
+		pic_stream_off(&p->cap);
+	}
+	char done[256];
+	if (!lc_same_input(cx->dev, done, sizeof(done))) {
+		close_all(cx);
+		reopen(cx);
+		pic_stream_on(&p->cap, cx->dev);
+		pic_note(&r, done);
+		pic_stream_off(&p->cap);
+	}
 	if (lc_get_format(cx->dev, &cur) || lc_format_other(cx->dev, &cur, &other)) {
 		v_info("no other format: S_FMT not tried");
 	} else {
@@ -291,14 +325,16 @@ static const struct check_def checks[] = {
 	  CHECK_PER_DEVICE, streamon_kept, NULL, NULL, 30, true },
 	{ "lifecycle/streaming-set", "LC-1", "values set while streaming read the same after STREAMOFF and the next "
 	  "STREAMON", CHECK_PER_DEVICE, streaming_set_kept, NULL, NULL, 30, true },
-	{ "lifecycle/format", "LC-1", "values read the same after S_FMT to the same format, to another and back",
+	{ "lifecycle/format", "LC-1", "values read the same after S_FMT to the same format, to another and back (where there is another)",
 	  CHECK_PER_DEVICE, format_kept, NULL, NULL, 30, true },
-	{ "lifecycle/input", "LC-1", "values read the same after S_INPUT to another input and back",
+	{ "lifecycle/input", "LC-1", "values read the same after S_INPUT (S_STD, S_DV_TIMINGS) with the current ones, and S_INPUT to another "
+	  "input and back (where there is another)",
 	  CHECK_PER_DEVICE, input_kept, NULL, NULL, 30, false },
 	{ "lifecycle/runtime-suspend", "LC-1", "values read the same after every handle stays closed past the "
 	  "autosuspend delay and the node is opened again", CHECK_PER_DEVICE, suspend_kept, NULL, NULL, 60, false },
 	{ "lifecycle/picture", "LC-2", "with the image controls at non-default values the picture is the same after "
-	  "STREAMON (values set before it), STREAMOFF and STREAMON, S_FMT to another format and back, S_INPUT to "
+	  "STREAMON (values set before it), STREAMOFF and STREAMON, S_FMT with the current format, S_INPUT (S_STD, "
+	  "S_DV_TIMINGS) with the current ones, S_FMT to another format and back, S_INPUT to "
 	  "another input and back, and runtime suspend", CHECK_PER_DEVICE, picture_kept, NULL, NULL, 90, true },
 };
 SUITE(suite_lifecycle, "lifecycle", "Values across streaming, format, input and runtime suspend", checks);

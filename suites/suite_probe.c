@@ -33,6 +33,7 @@
 #include "ctrl/ctrl_value.h"
 #include "image/probe_judge.h"
 #include "image/probe_session.h"
+#include "image/excuse.h"
 #include "image/profile.h"
 #include "image/profile_scene.h"
 #include "check/registry.h"
@@ -540,6 +541,7 @@ static void visible_effect(const struct check_ctx *cx)
 		return;
 	}
 	probe_measure_frames(&p, 3);	/* the original, the other value, and back */
+	excuse_or_fail(cx->dev, cx->model, &p.cap, "no visible effect");	/* PB-6 */
 	probe_end(&p);
 	frame_free(&base);
 	v_skip("informational: no visible effect of %s = %lld in the region (frame difference %.2f, tolerance %.2f)",

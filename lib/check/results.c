@@ -1,6 +1,7 @@
 /* Result records and results.json. The JSON is written by hand: the device
  * side has no Python and no JSON library, and the format is small. */
 #include "check/results.h"
+#include "check/skip_class.h"
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -178,6 +179,15 @@ int results_write_json(const char *path, const struct result_set *rs, const stru
 	fputs(", \"duration_s\": ", f); json_num(f, in->duration_s);
 	fprintf(f, "},\n  \"summary\": {\"total\": %zu, \"pass\": %zu, \"fail\": %zu, \"warn\": %zu, \"skip\": %zu},\n",
 		rs->n, c[VERDICT_PASS], c[VERDICT_FAIL], c[VERDICT_WARN], c[VERDICT_SKIP]);
+	/* Skips by reason class (issue 21): what the run did not judge, and why. */
+	size_t sk[SKIP_CLASSES] = { 0 };
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->r[i].verdict == VERDICT_SKIP)
+			sk[skip_class_of(rs->r[i].message)]++;
+	fputs("  \"skips\": {", f);
+	for (int k = 0; k < SKIP_CLASSES; k++)
+		fprintf(f, "%s\"%s\": %zu", k ? ", " : "", skip_class_name((enum skip_class)k), sk[k]);
+	fputs("},\n", f);
 	fputs("  \"results\": [\n", f);
 	for (size_t i = 0; i < rs->n; i++) {
 		write_result(f, &rs->r[i]);

@@ -1,4 +1,5 @@
 #include "ctrl/closest.h"
+#include "ctrl/fw_value.h"
 
 void ctrl_closest_valid(const struct v4l2_query_ext_ctrl *q, int64_t req, int64_t *a, int64_t *b)
 {
@@ -12,4 +13,12 @@ void ctrl_closest_valid(const struct v4l2_query_ext_ctrl *q, int64_t req, int64_
 	__int128 dlo = r - lo, dhi = hi - r;
 	*a = (int64_t)(dlo <= dhi ? lo : hi);
 	*b = (int64_t)(dlo < dhi ? lo : hi);
+}
+
+bool ctrl_closest_taken(const struct v4l2_query_ext_ctrl *q, int64_t req, int64_t got, bool *framework)
+{
+	int64_t a, b, fw;
+	*framework = fw_validate(q, NULL, 0, req, &fw) == 0 && got == fw;
+	ctrl_closest_valid(q, req, &a, &b);
+	return got == a || got == b || *framework;
 }

@@ -1,4 +1,5 @@
 #include "image/picture_ref.h"
+#include "image/excuse.h"
 #include "ctrl/ctrl_select.h"
 #include "ctrl/ctrl_value.h"
 #include "image/probe_judge.h"
@@ -48,25 +49,6 @@ void pic_next(struct capture *cap, struct frame *f)
 		ck_abort_msg("capture failed: %s", cap->err);
 }
 
-static bool image_ctrl(const struct ctrl *c, const struct profile *pr)
-{
-	switch (c->q.id) {
-	case V4L2_CID_BRIGHTNESS:
-	case V4L2_CID_CONTRAST:
-	case V4L2_CID_SATURATION:
-	case V4L2_CID_HUE:
-	case V4L2_CID_GAIN:
-	case V4L2_CID_ANALOGUE_GAIN:
-	case V4L2_CID_DIGITAL_GAIN:
-	case V4L2_CID_EXPOSURE:
-	case V4L2_CID_EXPOSURE_ABSOLUTE:
-	case V4L2_CID_HFLIP:
-	case V4L2_CID_VFLIP:
-		return ctrl_settable_scalar(c) && !profile_is_no_effect(pr, c->slug, c->q.id);
-	}
-	return false;
-}
-
 /* A quarter of the way from the default towards the far end of the range:
  * visible, and with every control moved at once still far from clipping. */
 static int64_t moderate(const struct ctrl *c)
@@ -95,11 +77,12 @@ void pic_begin(struct pic *p, const struct dev *d, const struct ctrl_model *m)
 {
 	memset(p, 0, sizeof(*p));
 	p->dev = d;
+	p->model = m;
 	p->prof = profile_load_or_exit(g_opts.profile);
 	profile_apply_scene(d, m, p->prof, NULL);
 	for (size_t i = 0; i < m->n && p->img.n < LC_MAX_WATCH; i++) {
 		const struct ctrl *c = &m->c[i];
-		if (!image_ctrl(c, p->prof) || refuses_inactive_write(d, c))
+		if (!excuse_image_ctrl(c, p->prof) || refuses_inactive_write(d, c))
 			continue;
 		p->defv[p->img.n] = c->q.default_value;
 		p->img.v[p->img.n] = moderate(c);
@@ -147,9 +130,12 @@ void pic_reference(struct pic *p)
 	v_measure("effect", effect, "frame difference");
 	v_measure("tolerance", p->tol, "frame difference");
 	if (!(effect > p->tol)) {
+		char excuse[160];
+		snprintf(excuse, sizeof(excuse), "the image controls' values do not change the region (frame difference "
+			 "%.2f, tolerance %.2f)", effect, p->tol);
+		excuse_or_fail(p->dev, p->model, &p->cap, excuse);	/* PB-6 */
 		pic_stream_off(&p->cap);
-		v_skip("inconclusive: the image controls' values do not change the region (frame difference %.2f, "
-		       "tolerance %.2f)", effect, p->tol);
+		v_skip("inconclusive: %s", excuse);
 	}
 }
 

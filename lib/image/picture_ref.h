@@ -20,6 +20,7 @@ void pic_next(struct capture *cap, struct frame *f);
 
 struct pic {
 	const struct dev *dev;		/* where the controls are set (the check's handle) */
+	const struct ctrl_model *model;
 	const struct profile *prof;
 	struct capture cap;
 	struct roi roi;

@@ -1,5 +1,6 @@
 /* The probe session shared by the frame-capture checks (probe_session.h). */
 #include "image/probe_session.h"
+#include "image/excuse.h"
 #include "ctrl/ctrl_select.h"
 #include "ctrl/ctrl_type.h"
 #include "ctrl/ctrl_value.h"
@@ -285,6 +286,8 @@ void probe_run(const struct check_ctx *cx, attempt_fn fn)
 	if (fin->kind == OUT_FAIL)
 		save_artifacts(&p, fin);
 	probe_set(&p, p.orig);
+	if (fin->kind == OUT_INCONCLUSIVE)	/* PB-6: the picture can change, or that is the finding */
+		excuse_or_fail(cx->dev, cx->model, &p.cap, fin->msg);
 	probe_measure_frames(&p, fin->npt);
 	probe_end(&p);
 	if (fin->info[0])

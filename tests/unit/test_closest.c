@@ -40,12 +40,35 @@ START_TEST(test_grid)
 }
 END_TEST
 
+/* Issue 21 item 4: a value the framework writes back never fails LC-6. */
+START_TEST(test_taken)
+{
+	struct v4l2_query_ext_ctrl q = { .type = V4L2_CTRL_TYPE_INTEGER, .minimum = 0, .maximum = 255, .step = 4 };
+	bool fw;
+	ck_assert(ctrl_closest_taken(&q, 256, 252, &fw) && fw);	/* off-grid max: the grid value below */
+	ck_assert(ctrl_closest_taken(&q, 256, 255, &fw) && !fw);	/* the maximum: closest */
+	ck_assert(!ctrl_closest_taken(&q, 256, 0, &fw));
+	ck_assert(ctrl_closest_taken(&q, 5, 4, &fw) && fw);
+	ck_assert(!ctrl_closest_taken(&q, 5, 8, &fw));		/* 8 is not closest, nor the framework's */
+	struct v4l2_query_ext_ctrl n = { .type = V4L2_CTRL_TYPE_INTEGER, .minimum = -100, .maximum = -10, .step = 4 };
+	ck_assert(ctrl_closest_taken(&n, -9, -12, &fw) && fw);	/* negative, off-grid max */
+	ck_assert(ctrl_closest_taken(&n, -9, -10, &fw) && !fw);
+	ck_assert(!ctrl_closest_taken(&n, -9, -100, &fw));		/* never the opposite end */
+	struct v4l2_query_ext_ctrl w = { .type = V4L2_CTRL_TYPE_INTEGER64, .minimum = -1000000000000LL,
+					 .maximum = 1000000000000LL, .step = 3 };
+	ck_assert(ctrl_closest_taken(&w, 1000000000001LL, 999999999998LL, &fw) && fw);
+	ck_assert(ctrl_closest_taken(&w, 1000000000001LL, 1000000000000LL, &fw) && !fw);
+	ck_assert(!ctrl_closest_taken(&w, 1000000000001LL, -1000000000000LL, &fw));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("closest");
 	TCase *t = tcase_create("closest");
 	tcase_add_test(t, test_bounds);
 	tcase_add_test(t, test_grid);
+	tcase_add_test(t, test_taken);
 	suite_add_tcase(s, t);
 	return unit_run(s);
 }

@@ -33,6 +33,14 @@ static const struct row rows[] = {
 	{ INT, 0, 100, 3, 1, 0, "1+1 = 2 -> 0" },
 	{ INT, 0, 100, 3, 2, 3, "2+1 = 3 -> 3" },
 	{ INT, 0, 100, 3, -5, 0, "below min -> min" },
+	/* issue 21: the off-grid maximum of a 0..255 step 4 control */
+	{ INT, 0, 255, 4, 256, 252, "256 -> max 255 -> grid 252" },
+	{ INT, 0, 255, 4, 255, 252, "the off-grid max itself -> 252" },
+	{ INT, 0, 255, 4, 253, 252, "within step/2 of max -> 252" },
+	{ INT, 0, 255, 4, 250, 252, "250+2 = 252" },
+	{ INT, -255, 0, 4, -254, -255, "negative range counted from min: -254+2 = -252, offset 3 -> -255" },
+	{ INT, -255, 0, 4, -253, -251, "-253+2 = -251, offset 4 -> -251" },
+	{ I64, -1000000000002LL, -1LL, 4, 0, -2, "negative s64 range, off-grid max: 0 -> -1 -> grid -2" },
 	/* the grid is counted from min, not from 0 */
 	{ INT, -10, 10, 4, 10, 10, "max on the grid" },
 	{ INT, -10, 10, 4, 7, 6, "7 >= 10-2: max" },
@@ -164,6 +172,9 @@ START_TEST(allowed_other_types)
 	struct v4l2_query_ext_ctrl i = qr(I64, 0, 10, 4);
 	ck_assert(fw_allowed(&i, 10, 8, &fw) && fw);
 	ck_assert(fw_allowed(&i, 10, 10, &fw) && !fw);
+	struct v4l2_query_ext_ctrl g4 = qr(INT, 0, 255, 4);	/* issue 21: 256 -> 252 is VA-1's answer */
+	ck_assert(fw_allowed(&g4, 256, 252, &fw) && fw);
+	ck_assert(fw_allowed(&g4, 256, 255, &fw) && !fw);
 }
 END_TEST
 
