@@ -59,7 +59,7 @@ PROGRAMS = {
 }
 # In every Debian 12 system (Essential: yes, or Priority: required).
 BASE = {
-    "sh": "dash", "bash": "bash", "cat": "coreutils", "cp": "coreutils", "mv": "coreutils", "rm": "coreutils",
+    "sh": "dash", "bash": "bash", "cat": "coreutils", "od": "coreutils", "cp": "coreutils", "mv": "coreutils", "rm": "coreutils",
     "mkdir": "coreutils", "ln": "coreutils", "ls": "coreutils", "chmod": "coreutils", "touch": "coreutils",
     "head": "coreutils", "tail": "coreutils", "cut": "coreutils", "tr": "coreutils", "sort": "coreutils",
     "uniq": "coreutils", "wc": "coreutils", "du": "coreutils", "stat": "coreutils", "date": "coreutils",

@@ -30,7 +30,7 @@ pkgs="" need_arm64=0 no_start=0
 for g in "$@"; do
     case "$g" in
         build)   pkgs="$pkgs gcc libc6-dev binutils make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
-        vboard)  pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils file" ;;
+        vboard)  pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils file binutils" ;;
         test)    pkgs="$pkgs python3 python3-pytest python3-pytest-xdist libxml2-utils perl man-db groff-base" ;;
         modules) pkgs="$pkgs gcc libc6-dev binutils make dwarves xz-utils" ;;
         fuzz)    pkgs="$pkgs clang libclang-rt-dev" ;;
