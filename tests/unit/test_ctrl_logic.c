@@ -132,6 +132,20 @@ START_TEST(json_escaping)
 }
 END_TEST
 
+/* The compound types are the uapi's (issue 25: vicodec's FWHT parameters,
+ * type 0x220, were "not a known control type"). */
+START_TEST(compound_types_from_uapi)
+{
+	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_FWHT_PARAMS), "fwht-params");
+	ck_assert_int_eq(V4L2_CTRL_TYPE_FWHT_PARAMS, 0x220);
+	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_MPEG2_SEQUENCE), "mpeg2-sequence");
+	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_HDR10_CLL_INFO), "hdr10-cll-info");
+	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_VP9_FRAME), "vp9-frame");
+	ck_assert_str_eq(ctrl_type_name(0x282), "av1-frame");
+	ck_assert(!ctrl_type_known(0x0107));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ctrl-logic");
@@ -143,6 +157,7 @@ int main(void)
 	tcase_add_test(tc, validity);
 	tcase_add_test(tc, slugs);
 	tcase_add_test(tc, json_escaping);
+	tcase_add_test(tc, compound_types_from_uapi);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
