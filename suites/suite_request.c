@@ -32,6 +32,31 @@ static int rq_ext(const struct dev *d, unsigned long ioc, int req, const struct 
 	return e;
 }
 
+/* media-request-ioc-queue.rst: ENOENT also when "some required configuration
+ * is missing in the request". What a stateless decoder requires is its
+ * per-frame parameters, the payload controls: the request carries their
+ * current values (valid by construction) so that it can be queued. */
+static void carry_payloads(const struct check_ctx *cx, int req)
+{
+	for (size_t i = 0; i < cx->model->n; i++) {
+		const struct ctrl *c = &cx->model->c[i];
+		if (!ext_payload_rw(c))
+			continue;
+		struct ctrl_val v = { 0 };
+		if (ctrl_get(cx->dev, c, V4L2_CTRL_WHICH_CUR_VAL, &v))
+			continue;
+		struct ext_batch b;
+		ext_init(&b, V4L2_CTRL_WHICH_REQUEST_VAL);
+		b.request_fd = req;
+		ext_add_val(&b, c, &v);
+		int e = ext_do(cx->dev, VIDIOC_S_EXT_CTRLS, &b);
+		if (e)
+			v_info("%s: its current value refused into a request: %s", c->slug, errno_name(e));
+		ext_free(&b);
+		ctrl_val_free(&v);
+	}
+}
+
 static void open_requests(const struct check_ctx *cx, struct rq_dev *r)
 {
 	rq_open(cx->dev, r);
@@ -165,6 +190,7 @@ static void queued(const struct check_ctx *cx)
 	r.nbufs = rb.count;
 	int req = alloc_or_fail(&r);
 	expect_ok(rq_ext(cx->dev, VIDIOC_S_EXT_CTRLS, req, c, other, NULL), "S_EXT_CTRLS into a request (RQ-4)");
+	carry_payloads(cx, req);
 	expect_ok(rq_queue_buffer(&r, req), "QBUF with the request");
 	expect_ok(rq_queue(req), "MEDIA_REQUEST_IOC_QUEUE");
 	int64_t again = cur;
@@ -200,6 +226,7 @@ static void completed(const struct check_ctx *cx)
 	}
 	int req = alloc_or_fail(&r);
 	expect_ok(rq_ext(cx->dev, VIDIOC_S_EXT_CTRLS, req, a, new_a, NULL), "S_EXT_CTRLS %s into a request", a->slug);
+	carry_payloads(cx, req);
 	if (rq_stream_start(&r))
 		ck_abort_msg("streaming the request queue: %s", r.why);
 	expect_ok(rq_queue_buffer(&r, req), "QBUF with the request");
