@@ -51,6 +51,41 @@ const char *ctrl_type_name(uint32_t type)
 	return NULL;
 }
 
+/* QC-16: a compound control's elem_size is the size of its uapi structure.
+ * The sizes come from the build host's uapi headers; the uapi is an ABI, so a
+ * structure does not change size between kernels. Types those headers lack
+ * (AV1, 6.5+) give 0: not judged. */
+size_t ctrl_type_struct_size(uint32_t type)
+{
+	static const struct { uint32_t type; size_t size; } sizes[] = {
+		{ V4L2_CTRL_TYPE_AREA, sizeof(struct v4l2_area) },
+		{ V4L2_CTRL_TYPE_HDR10_CLL_INFO, sizeof(struct v4l2_ctrl_hdr10_cll_info) },
+		{ V4L2_CTRL_TYPE_HDR10_MASTERING_DISPLAY, sizeof(struct v4l2_ctrl_hdr10_mastering_display) },
+		{ V4L2_CTRL_TYPE_H264_SPS, sizeof(struct v4l2_ctrl_h264_sps) },
+		{ V4L2_CTRL_TYPE_H264_PPS, sizeof(struct v4l2_ctrl_h264_pps) },
+		{ V4L2_CTRL_TYPE_H264_SCALING_MATRIX, sizeof(struct v4l2_ctrl_h264_scaling_matrix) },
+		{ V4L2_CTRL_TYPE_H264_SLICE_PARAMS, sizeof(struct v4l2_ctrl_h264_slice_params) },
+		{ V4L2_CTRL_TYPE_H264_DECODE_PARAMS, sizeof(struct v4l2_ctrl_h264_decode_params) },
+		{ V4L2_CTRL_TYPE_H264_PRED_WEIGHTS, sizeof(struct v4l2_ctrl_h264_pred_weights) },
+		{ V4L2_CTRL_TYPE_FWHT_PARAMS, sizeof(struct v4l2_ctrl_fwht_params) },
+		{ V4L2_CTRL_TYPE_VP8_FRAME, sizeof(struct v4l2_ctrl_vp8_frame) },
+		{ V4L2_CTRL_TYPE_MPEG2_QUANTISATION, sizeof(struct v4l2_ctrl_mpeg2_quantisation) },
+		{ V4L2_CTRL_TYPE_MPEG2_SEQUENCE, sizeof(struct v4l2_ctrl_mpeg2_sequence) },
+		{ V4L2_CTRL_TYPE_MPEG2_PICTURE, sizeof(struct v4l2_ctrl_mpeg2_picture) },
+		{ V4L2_CTRL_TYPE_VP9_COMPRESSED_HDR, sizeof(struct v4l2_ctrl_vp9_compressed_hdr) },
+		{ V4L2_CTRL_TYPE_VP9_FRAME, sizeof(struct v4l2_ctrl_vp9_frame) },
+		{ V4L2_CTRL_TYPE_HEVC_SPS, sizeof(struct v4l2_ctrl_hevc_sps) },
+		{ V4L2_CTRL_TYPE_HEVC_PPS, sizeof(struct v4l2_ctrl_hevc_pps) },
+		{ V4L2_CTRL_TYPE_HEVC_SLICE_PARAMS, sizeof(struct v4l2_ctrl_hevc_slice_params) },
+		{ V4L2_CTRL_TYPE_HEVC_SCALING_MATRIX, sizeof(struct v4l2_ctrl_hevc_scaling_matrix) },
+		{ V4L2_CTRL_TYPE_HEVC_DECODE_PARAMS, sizeof(struct v4l2_ctrl_hevc_decode_params) },
+	};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i].type == type)
+			return sizes[i].size;
+	return 0;
+}
+
 bool ctrl_type_known(uint32_t type) { return ctrl_type_name(type) != NULL; }
 
 bool ctrl_type_is_int32(uint32_t type)

@@ -143,6 +143,12 @@ START_TEST(compound_types_from_uapi)
 	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_VP9_FRAME), "vp9-frame");
 	ck_assert_str_eq(ctrl_type_name(0x282), "av1-frame");
 	ck_assert(!ctrl_type_known(0x0107));
+	/* QC-16 sizes: the uapi structures (x86-64 values of 6.1 and 6.12). */
+	ck_assert_uint_eq(ctrl_type_struct_size(V4L2_CTRL_TYPE_FWHT_PARAMS), 40);
+	ck_assert_uint_eq(ctrl_type_struct_size(V4L2_CTRL_TYPE_AREA), 8);
+	ck_assert_uint_eq(ctrl_type_struct_size(V4L2_CTRL_TYPE_H264_SPS), sizeof(struct v4l2_ctrl_h264_sps));
+	ck_assert_uint_eq(ctrl_type_struct_size(V4L2_CTRL_TYPE_INTEGER), 0);
+	ck_assert_uint_eq(ctrl_type_struct_size(0x282), 0);
 }
 END_TEST
 
