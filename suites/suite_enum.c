@@ -283,6 +283,8 @@ static void range(const struct check_ctx *cx)
 	case V4L2_CTRL_TYPE_U32: want = 4; break;
 	default: if (ctrl_type_is_int32(q->type) || q->type == V4L2_CTRL_TYPE_CTRL_CLASS) want = 4;
 	}
+	if (!want)	/* a compound type: the size of its uapi structure */
+		want = (uint32_t)ctrl_type_struct_size(q->type);
 	if (want && cx->ctrl->have_qext)
 		ck_assert_msg(q->elem_size == want, "expected elem_size %u for a %s, got %u", want,
 			      ctrl_type_name(q->type), q->elem_size);

@@ -184,6 +184,35 @@ static void initial(const struct check_ctx *cx)
 	expect_errno(ev_dequeue(cx->dev, &more), ENOENT, "a second DQEVENT: SEND_INITIAL queues exactly one event (EV-2)");
 }
 
+/* These checks watch one handle's change arrive on another. On a
+ * memory-to-memory node every handle is its own context with its own values
+ * (PE-2): there is nothing to deliver, and events/ch-value checks that
+ * nothing is. */
+static void need_shared_context(const struct check_ctx *cx)
+{
+	if (dev_is_m2m(cx->dev))
+		v_skip("M2M node: another handle is another context (PE-2); events/ch-value checks that contexts "
+		       "do not hear each other's changes");
+}
+
+/* PE-2 on an M2M node: a change in one context reaches no other handle and
+ * leaves the other context's value alone. */
+static void ch_value_m2m(const struct check_ctx *cx, struct dev *b)
+{
+	const struct ctrl *c = cx->ctrl;
+	int64_t before = 0, v = 0;
+	expect_ok(ctrl_get_scalar(b, c, &before), "G on the other handle");
+	change_value(cx->dev, c, &v);
+	struct v4l2_event ev;
+	int e = ev_wait_id(b, c->q.id, EV_WAIT_MS, &ev, NULL);
+	ck_assert_msg(e == ETIMEDOUT, "M2M node: expected no event on another handle (its own context, PE-2) after a "
+		      "change, got %s", errno_name(e));
+	int64_t after = 0;
+	expect_ok(ctrl_get_scalar(b, c, &after), "G on the other handle");
+	expect_eq(after, before, "M2M node: the other context's value after a change in this one (PE-2)");
+	dev_close(b);
+}
+
 static void ch_value(const struct check_ctx *cx)
 {
 	const struct ctrl *c = cx->ctrl;
@@ -191,6 +220,11 @@ static void ch_value(const struct check_ctx *cx)
 	open_other(cx, &b);
 	subscribe_or_fail(cx->dev, c->q.id, 0);
 	subscribe_or_fail(&b, c->q.id, 0);
+	if (dev_is_m2m(cx->dev) && !ctrl_has_payload(&c->q)) {
+		ch_value_m2m(cx, &b);
+		return;
+	}
+	need_shared_context(cx);
 	int64_t v = 0;
 	change_value(cx->dev, c, &v);
 	struct v4l2_event ev;
@@ -234,6 +268,7 @@ static void allow_feedback(const struct check_ctx *cx)
 
 static void same_value(const struct check_ctx *cx)
 {
+	need_shared_context(cx);
 	const struct ctrl *c = cx->ctrl;
 	struct dev b;
 	open_other(cx, &b);
@@ -346,6 +381,7 @@ static void *delayed_set_fn(void *arg)
 
 static void poll_pri(const struct check_ctx *cx)
 {
+	need_shared_context(cx);
 	const struct ctrl *c = plain(cx->model, 0);
 	if (!c)
 		v_skip("no control whose value can be changed");
@@ -411,6 +447,7 @@ static void unsubscribe(const struct check_ctx *cx)
 
 static void resubscribe(const struct check_ctx *cx)
 {
+	need_shared_context(cx);
 	const struct ctrl *x = plain(cx->model, 0);
 	if (!x)
 		v_skip("no control whose value can be changed");
@@ -450,6 +487,7 @@ static void unknown_id(const struct check_ctx *cx)
 
 static void sequence(const struct check_ctx *cx)
 {
+	need_shared_context(cx);
 	uint32_t nsub = 0;
 	for (size_t i = 0; i < cx->model->n; i++)
 		if (cx->model->c[i].q.type != V4L2_CTRL_TYPE_CTRL_CLASS) {
@@ -490,6 +528,7 @@ static void sequence(const struct check_ctx *cx)
 
 static void merge(const struct check_ctx *cx)
 {
+	need_shared_context(cx);
 	const struct ctrl *x = plain(cx->model, 0), *y = plain(cx->model, 1);
 	if (!x || !y)
 		v_skip("fewer than two controls whose value can be changed");
@@ -520,6 +559,7 @@ static void merge(const struct check_ctx *cx)
 
 static void per_handle(const struct check_ctx *cx)
 {
+	need_shared_context(cx);
 	const struct ctrl *x = plain(cx->model, 0);
 	if (!x)
 		v_skip("no control whose value can be changed");

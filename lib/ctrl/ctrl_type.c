@@ -17,17 +17,30 @@ static const struct { uint32_t type; const char *name; } type_names[] = {
 	{ V4L2_CTRL_TYPE_U16, "u16" },
 	{ V4L2_CTRL_TYPE_U32, "u32" },
 	{ V4L2_CTRL_TYPE_AREA, "area" },
-	/* Codec compound types: known, validated by the driver. */
-	{ 0x0110, "mpeg2-sequence" }, { 0x0111, "mpeg2-picture" }, { 0x0112, "mpeg2-quantisation" },
-	{ 0x0120, "fwht-params" },
-	{ 0x0200, "h264-sps" }, { 0x0201, "h264-pps" }, { 0x0202, "h264-scaling-matrix" },
-	{ 0x0203, "h264-slice-params" }, { 0x0204, "h264-decode-params" },
-	{ 0x0205, "h264-pred-weights" },
-	{ 0x0240, "vp8-frame" },
-	{ 0x0250, "hdr10-cll-info" }, { 0x0251, "hdr10-mastering-display" },
-	{ 0x0260, "vp9-compressed-hdr" }, { 0x0261, "vp9-frame" },
-	{ 0x0270, "hevc-sps" }, { 0x0271, "hevc-pps" }, { 0x0272, "hevc-slice-params" },
-	{ 0x0273, "hevc-scaling-matrix" }, { 0x0274, "hevc-decode-params" },
+	/* Codec and HDR compound types, from the uapi (videodev2.h enum
+	 * v4l2_ctrl_type): validated by the framework's std_validate_compound. */
+	{ V4L2_CTRL_TYPE_HDR10_CLL_INFO, "hdr10-cll-info" },
+	{ V4L2_CTRL_TYPE_HDR10_MASTERING_DISPLAY, "hdr10-mastering-display" },
+	{ V4L2_CTRL_TYPE_H264_SPS, "h264-sps" }, { V4L2_CTRL_TYPE_H264_PPS, "h264-pps" },
+	{ V4L2_CTRL_TYPE_H264_SCALING_MATRIX, "h264-scaling-matrix" },
+	{ V4L2_CTRL_TYPE_H264_SLICE_PARAMS, "h264-slice-params" },
+	{ V4L2_CTRL_TYPE_H264_DECODE_PARAMS, "h264-decode-params" },
+	{ V4L2_CTRL_TYPE_H264_PRED_WEIGHTS, "h264-pred-weights" },
+	{ V4L2_CTRL_TYPE_FWHT_PARAMS, "fwht-params" },
+	{ V4L2_CTRL_TYPE_VP8_FRAME, "vp8-frame" },
+	{ V4L2_CTRL_TYPE_MPEG2_QUANTISATION, "mpeg2-quantisation" },
+	{ V4L2_CTRL_TYPE_MPEG2_SEQUENCE, "mpeg2-sequence" },
+	{ V4L2_CTRL_TYPE_MPEG2_PICTURE, "mpeg2-picture" },
+	{ V4L2_CTRL_TYPE_VP9_COMPRESSED_HDR, "vp9-compressed-hdr" },
+	{ V4L2_CTRL_TYPE_VP9_FRAME, "vp9-frame" },
+	{ V4L2_CTRL_TYPE_HEVC_SPS, "hevc-sps" }, { V4L2_CTRL_TYPE_HEVC_PPS, "hevc-pps" },
+	{ V4L2_CTRL_TYPE_HEVC_SLICE_PARAMS, "hevc-slice-params" },
+	{ V4L2_CTRL_TYPE_HEVC_SCALING_MATRIX, "hevc-scaling-matrix" },
+	{ V4L2_CTRL_TYPE_HEVC_DECODE_PARAMS, "hevc-decode-params" },
+	/* AV1 came in 6.5: the 6.12 uapi's values, which the build host's
+	 * (6.1) headers do not have yet. */
+	{ 0x0280, "av1-sequence" }, { 0x0281, "av1-tile-group-entry" },
+	{ 0x0282, "av1-frame" }, { 0x0283, "av1-film-grain" },
 };
 
 const char *ctrl_type_name(uint32_t type)
@@ -36,6 +49,41 @@ const char *ctrl_type_name(uint32_t type)
 		if (type_names[i].type == type)
 			return type_names[i].name;
 	return NULL;
+}
+
+/* QC-16: a compound control's elem_size is the size of its uapi structure.
+ * The sizes come from the build host's uapi headers; the uapi is an ABI, so a
+ * structure does not change size between kernels. Types those headers lack
+ * (AV1, 6.5+) give 0: not judged. */
+size_t ctrl_type_struct_size(uint32_t type)
+{
+	static const struct { uint32_t type; size_t size; } sizes[] = {
+		{ V4L2_CTRL_TYPE_AREA, sizeof(struct v4l2_area) },
+		{ V4L2_CTRL_TYPE_HDR10_CLL_INFO, sizeof(struct v4l2_ctrl_hdr10_cll_info) },
+		{ V4L2_CTRL_TYPE_HDR10_MASTERING_DISPLAY, sizeof(struct v4l2_ctrl_hdr10_mastering_display) },
+		{ V4L2_CTRL_TYPE_H264_SPS, sizeof(struct v4l2_ctrl_h264_sps) },
+		{ V4L2_CTRL_TYPE_H264_PPS, sizeof(struct v4l2_ctrl_h264_pps) },
+		{ V4L2_CTRL_TYPE_H264_SCALING_MATRIX, sizeof(struct v4l2_ctrl_h264_scaling_matrix) },
+		{ V4L2_CTRL_TYPE_H264_SLICE_PARAMS, sizeof(struct v4l2_ctrl_h264_slice_params) },
+		{ V4L2_CTRL_TYPE_H264_DECODE_PARAMS, sizeof(struct v4l2_ctrl_h264_decode_params) },
+		{ V4L2_CTRL_TYPE_H264_PRED_WEIGHTS, sizeof(struct v4l2_ctrl_h264_pred_weights) },
+		{ V4L2_CTRL_TYPE_FWHT_PARAMS, sizeof(struct v4l2_ctrl_fwht_params) },
+		{ V4L2_CTRL_TYPE_VP8_FRAME, sizeof(struct v4l2_ctrl_vp8_frame) },
+		{ V4L2_CTRL_TYPE_MPEG2_QUANTISATION, sizeof(struct v4l2_ctrl_mpeg2_quantisation) },
+		{ V4L2_CTRL_TYPE_MPEG2_SEQUENCE, sizeof(struct v4l2_ctrl_mpeg2_sequence) },
+		{ V4L2_CTRL_TYPE_MPEG2_PICTURE, sizeof(struct v4l2_ctrl_mpeg2_picture) },
+		{ V4L2_CTRL_TYPE_VP9_COMPRESSED_HDR, sizeof(struct v4l2_ctrl_vp9_compressed_hdr) },
+		{ V4L2_CTRL_TYPE_VP9_FRAME, sizeof(struct v4l2_ctrl_vp9_frame) },
+		{ V4L2_CTRL_TYPE_HEVC_SPS, sizeof(struct v4l2_ctrl_hevc_sps) },
+		{ V4L2_CTRL_TYPE_HEVC_PPS, sizeof(struct v4l2_ctrl_hevc_pps) },
+		{ V4L2_CTRL_TYPE_HEVC_SLICE_PARAMS, sizeof(struct v4l2_ctrl_hevc_slice_params) },
+		{ V4L2_CTRL_TYPE_HEVC_SCALING_MATRIX, sizeof(struct v4l2_ctrl_hevc_scaling_matrix) },
+		{ V4L2_CTRL_TYPE_HEVC_DECODE_PARAMS, sizeof(struct v4l2_ctrl_hevc_decode_params) },
+	};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i].type == type)
+			return sizes[i].size;
+	return 0;
 }
 
 bool ctrl_type_known(uint32_t type) { return ctrl_type_name(type) != NULL; }

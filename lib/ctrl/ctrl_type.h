@@ -38,4 +38,6 @@ void ctrl_flags_str(uint32_t flags, char *buf, size_t len);
  * uvcvideo flags that control INACTIVE only, never VOLATILE: uvc_ctrl.c
  * __uvc_query_v4l2_ctrl, 6.1 line 1222). */
 bool ctrl_flags_self_moving(uint32_t flags);
+/* The uapi structure size of a compound type (QC-16), 0 when not known here. */
+size_t ctrl_type_struct_size(uint32_t type);
 #endif

@@ -88,6 +88,8 @@ int ext_do(const struct dev *d, unsigned long req, struct ext_batch *b)
 	b->cs.count = b->count;
 	b->cs.error_idx = b->error_idx_in;
 	b->cs.controls = b->c;
+	if (b->which == V4L2_CTRL_WHICH_REQUEST_VAL)
+		b->cs.request_fd = b->request_fd;
 	return dev_ioctl(d, req, &b->cs);
 }
 

@@ -31,6 +31,7 @@ struct ext_batch {
 	void **buf;			/* payload buffers owned by the batch */
 	size_t cap;
 	uint32_t error_idx_in;		/* what error_idx holds before the call (EXT_IDX_UNSET) */
+	int32_t request_fd;		/* handed to the driver with which = V4L2_CTRL_WHICH_REQUEST_VAL */
 	struct v4l2_ext_controls cs;	/* the header after the last ext_do() */
 };
 

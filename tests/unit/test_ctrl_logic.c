@@ -132,6 +132,26 @@ START_TEST(json_escaping)
 }
 END_TEST
 
+/* The compound types are the uapi's (issue 25: vicodec's FWHT parameters,
+ * type 0x220, were "not a known control type"). */
+START_TEST(compound_types_from_uapi)
+{
+	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_FWHT_PARAMS), "fwht-params");
+	ck_assert_int_eq(V4L2_CTRL_TYPE_FWHT_PARAMS, 0x220);
+	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_MPEG2_SEQUENCE), "mpeg2-sequence");
+	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_HDR10_CLL_INFO), "hdr10-cll-info");
+	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_VP9_FRAME), "vp9-frame");
+	ck_assert_str_eq(ctrl_type_name(0x282), "av1-frame");
+	ck_assert(!ctrl_type_known(0x0107));
+	/* QC-16 sizes: the uapi structures (x86-64 values of 6.1 and 6.12). */
+	ck_assert_uint_eq(ctrl_type_struct_size(V4L2_CTRL_TYPE_FWHT_PARAMS), 40);
+	ck_assert_uint_eq(ctrl_type_struct_size(V4L2_CTRL_TYPE_AREA), 8);
+	ck_assert_uint_eq(ctrl_type_struct_size(V4L2_CTRL_TYPE_H264_SPS), sizeof(struct v4l2_ctrl_h264_sps));
+	ck_assert_uint_eq(ctrl_type_struct_size(V4L2_CTRL_TYPE_INTEGER), 0);
+	ck_assert_uint_eq(ctrl_type_struct_size(0x282), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ctrl-logic");
@@ -143,6 +163,7 @@ int main(void)
 	tcase_add_test(tc, validity);
 	tcase_add_test(tc, slugs);
 	tcase_add_test(tc, json_escaping);
+	tcase_add_test(tc, compound_types_from_uapi);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
