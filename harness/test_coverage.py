@@ -28,8 +28,12 @@ KNOWN_GAPS = {
     "DISABLED footnote: skip or EINVAL both allowed": "the fixture has no DISABLED control (FL-1)",
     "MIN_BUFFERS_FOR_CAPTURE read-only": "no check compares standard controls with their documented flags yet",
 }
-# Checks with no fixture bug on main and not in no-negative-case.tsv.
-KNOWN_NO_NEGATIVE = {"conc/torn-payload", "conc/torn-int64", "conc/events-under-load"}
+# Checks with no fixture bug on main and no documented verdict in no-negative-case.tsv
+# ("not yet modelled" there is a to-do: the request checks wait for the fixture's request
+# personality, issue 25 item 5).
+KNOWN_NO_NEGATIVE = {"conc/torn-payload", "conc/torn-int64", "conc/events-under-load",
+                     "request/no-support", "request/bad-fd", "request/deferred", "request/queued",
+                     "request/completed"}
 
 
 def _kernels(row):
