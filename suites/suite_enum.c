@@ -342,13 +342,13 @@ static bool not_compound(const struct ctrl *c, const struct ctrl_model *m, const
 
 static const struct check_def checks[] = {
 	{ "enum/next-ctrl-walk", "QC-3", "QUERYCTRL|NEXT_CTRL walks strictly ascending non-compound ids and ends with EINVAL",
-	  CHECK_PER_DEVICE, next_ctrl_walk },
+	  CHECK_PER_DEVICE, next_ctrl_walk, .needs = NEEDS_CTRLS },
 	{ "enum/next-ext-walk", "QC-4", "QUERY_EXT_CTRL walks: full, NEXT_CTRL-only and NEXT_COMPOUND-only agree",
-	  CHECK_PER_DEVICE, next_ext_walk },
+	  CHECK_PER_DEVICE, next_ext_walk, .needs = NEEDS_CTRLS },
 	{ "enum/class-controls", "QC-6", "every class with controls has its class control",
 	  CHECK_PER_DEVICE, class_controls },
 	{ "enum/private-aliases", "QC-7", "PRIVATE_BASE+n aliases driver-private user controls and ends with EINVAL",
-	  CHECK_PER_DEVICE, private_aliases },
+	  CHECK_PER_DEVICE, private_aliases, .needs = NEEDS_CTRLS },
 	{ "enum/found-by-every-method", "QC-7", "the control is found by every enumeration method that covers it",
 	  CHECK_PER_CONTROL, found_by_all },
 	{ "enum/query", "QC-1", "an exact-id query returns the control: same id, valid name, known type, reserved 0",

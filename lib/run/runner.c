@@ -5,6 +5,7 @@
  * the kernel is left behind instead of waited for. One batch per check
  * definition gives progress at that granularity. */
 #include "run/runner.h"
+#include "ctrl/ctrl_enum.h"
 #include "ctrl/ctrl_snapshot.h"
 #include "ctrl/ctrl_type.h"
 #include "dev/devlock.h"
@@ -118,6 +119,11 @@ static unsigned int g_missing;
 static unsigned int probe_missing_features(const struct dev *d, const struct ctrl_model *m)
 {
 	unsigned int missing = 0;
+	if (dev_is_subdev(d))
+		missing |= NEEDS_VIDEO_NODE;
+	if (!m->n && ctrl_ioctls_absent(d))
+		/* no control handler: no extended controls, no control events */
+		return missing | NEEDS_CTRLS | NEEDS_EXT | NEEDS_EVENTS;
 	struct v4l2_ext_controls x = { .which = V4L2_CTRL_WHICH_CUR_VAL, .count = 0 };
 	if (dev_ioctl(d, VIDIOC_G_EXT_CTRLS, &x) == ENOTTY)
 		missing |= NEEDS_EXT;
@@ -137,15 +143,27 @@ unsigned int runner_missing_features(void)
 	return g_missing;
 }
 
-static const char *missing_reason(unsigned int missing)
+/* Why the checks that need `needs` do not run here: the node's kind and
+ * its missing control handler come first, they explain the rest. */
+static const char *missing_reason(unsigned int needs)
 {
-	if (missing & NEEDS_EXT)
+	if (needs & NEEDS_VIDEO_NODE)
+		return "a sub-device node: no priorities, inputs or video formats there (dev-subdev.rst; spec SD-3)";
+	if (g_missing & NEEDS_CTRLS)
+		return "the node has no control ioctls (QUERYCTRL and QUERY_EXT_CTRL give ENOTTY: no control handler; "
+		       "spec NC-1)";
+	if (needs & NEEDS_EXT)
 		return "the driver has no extended control ioctls (G_EXT_CTRLS gives ENOTTY; ext/count-zero reports it)";
 	return "the driver has no control events (SUBSCRIBE_EVENT gives ENOTTY; events/supported reports it)";
 }
 
 static void expand(const struct suite_def *s, const struct check_def *d)
 {
+	if (d->needs_stream && dev_is_subdev(&g_dev)) {
+		add_instance(s, d, NULL, 0, "device", "a sub-device node streams no frames itself: its controls act on "
+			     "the capture node its source pad reaches (dev-subdev.rst; spec SD-3)");
+		return;
+	}
 	if (d->needs_stream && !dev_captures_pictures(&g_dev)) {
 		add_instance(s, d, NULL, 0, "device", dev_can_capture(&g_dev)
 			     ? "a touch device: its frames are touch-sensor data, not pictures (V4L2_CAP_TOUCH)"
@@ -594,6 +612,7 @@ static void run_info(struct run_info *ri, const char *started, double dur)
 	ri->bus_info = (const char *)g_dev.cap.bus_info;
 	ri->driver_version = g_dev.cap.version;
 	ri->device_caps = g_dev.caps;
+	ri->node_kind = dev_kind_name(&g_dev);
 	ri->kernel = kernel;
 	ri->suite_version = V4L2C_VERSION;
 	ri->started = started;
