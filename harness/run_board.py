@@ -128,7 +128,9 @@ def main(argv=None):
         args += f" --only '{a.only}'"
     if a.bisect:
         args += " --bisect"
-    if "devices" in exp.settings:
+    if "media" in exp.settings:
+        script = vboard.media_script(exp.settings["media"], exp.settings.get("setup", "true"), args)
+    elif "devices" in exp.settings:
         script = vboard.nodes_script(exp.settings["devices"], exp.settings.get("setup", "true"), args)
     else:
         script = vboard.conform_script(device=exp.settings.get("device", "/dev/video0"),
@@ -151,7 +153,7 @@ def main(argv=None):
         print(f"run_board: the board hung and was killed after {a.timeout} s; console in {out}/console.log",
               file=sys.stderr)
         return 125 if a.bisect else 124
-    if "devices" in exp.settings:
+    if "devices" in exp.settings or "media" in exp.settings:
         return report_nodes(a.board, exp, expect_path, run, share, out, t0)
     results = share / "out" / "results.json"
     if not results.exists():

@@ -147,6 +147,24 @@ def nodes_script(patterns, setup, args=""):
         "done", ""])
 
 
+def media_script(media, setup, args=""):
+    """A job that loads the driver, then runs v4l2-conform -m on the media
+    graph `media`: the suite itself tests every interface node into
+    /share/out/ENTITY and the graph's checks into /share/out/graph, and
+    lists them in /share/out/nodes.status ('DIR EXIT T0 T1'), which
+    becomes /share/nodes.status as nodes_script() writes it."""
+    return "\n".join([
+        "set -u", f"{setup} || {{ echo 'job: driver set-up failed'; exit 3; }}",
+        "i=0; while [ ! -c %s ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done" % media,
+        "t0=$(cut -d' ' -f1 /proc/uptime)",
+        f"v4l2-conform -m {media} --out /share/out {args} > /share/conform.log 2>&1",
+        "st=$?",
+        "echo \"$st\" > /share/conform.exit",
+        "echo \"$t0 $(cut -d' ' -f1 /proc/uptime)\" > /share/conform.time",
+        "cp /share/out/nodes.status /share/nodes.status 2>/dev/null || : > /share/nodes.status",
+        "echo \"== v4l2-conform -m {media}: exit $st\"", ""]).replace("{media}", media)
+
+
 def nodes_status(share: Path):
     """{node: (exit, guest seconds)} from a nodes_script() run."""
     out = {}

@@ -35,8 +35,7 @@ int dev_ioctl(const struct dev *d, unsigned long req, void *arg)
 	return r;
 }
 
-/* src into dst[n], cut to fit (sysfs names may be longer than QUERYCAP's fields). */
-static void copy_cut(char *dst, size_t n, const char *src)
+void copy_cut(char *dst, size_t n, const char *src)
 {
 	size_t l = strnlen(src, n - 1);
 	memcpy(dst, src, l);

@@ -45,6 +45,10 @@ bool dev_is_m2m(const struct dev *d);
 bool dev_can_capture(const struct dev *d);
 bool dev_captures_pictures(const struct dev *d);
 
+/* src into dst[n], cut to fit (sysfs and graph names may be longer than
+ * QUERYCAP's fields). */
+void copy_cut(char *dst, size_t n, const char *src);
+
 /* errno name for messages: "EINVAL", "EACCES", "0" for success. */
 const char *errno_name(int err);
 #endif

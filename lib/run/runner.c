@@ -11,6 +11,7 @@
 #include "dev/devlock.h"
 #include "ctrl/events.h"
 #include "run/journal.h"
+#include "run/media_run.h"
 #include "run/kmsg.h"
 #include "run/kmsg_judge.h"
 #include "image/profile.h"
@@ -520,6 +521,8 @@ static void usage(FILE *f)
 		"       v4l2-conform --list [-d /dev/videoN]\n"
 		"Checks the V4L2 control interface of a device; each check cites its spec rule.\n"
 		"  -d, --device PATH    device node to test\n"
+		"  -m, --media PATH     every interface node of this media graph (/dev/mediaN), one\n"
+		"                       results directory each, named by its entity (docs/subdev.md)\n"
 		"  -o, --out DIR        where results.json and artifacts go (default %s)\n"
 		"  -l, --list           list the checks (templates without -d, instances with it)\n"
 		"  -O, --only GLOB      run only checks whose name matches (repeatable, comma-separated)\n"
@@ -558,7 +561,7 @@ static void add_words(char ***list, const char *arg)
 static void parse_args(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "device", required_argument, 0, 'd' }, { "out", required_argument, 0, 'o' },
+		{ "device", required_argument, 0, 'd' }, { "media", required_argument, 0, 'm' }, { "out", required_argument, 0, 'o' },
 		{ "list", no_argument, 0, 'l' }, { "only", required_argument, 0, 'O' },
 		{ "profile", required_argument, 0, 'p' }, { "timeout", required_argument, 0, 't' },
 		{ "libv4l2", no_argument, 0, 1 }, { "isolate", no_argument, 0, 3 }, { "exclude-control", required_argument, 0, 'x' },
@@ -567,9 +570,10 @@ static void parse_args(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
 	int o;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":d:o:lO:p:t:x:vVh", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":d:m:o:lO:p:t:x:vVh", lo, NULL)) != -1) {
 		switch (o) {
 		case 'd': g_opts.device = optarg; break;
+		case 'm': g_opts.media = optarg; break;
 		case 'o': g_opts.out_dir = optarg; break;
 		case 'l': g_opts.list = true; break;
 		case 'O': add_words(&g_opts.only, optarg); break;
@@ -632,6 +636,10 @@ int runner_main(int argc, char **argv)
 		list_templates();
 		return 0;
 	}
+	if (g_opts.media && g_opts.device)
+		die_usage("-d and -m: give one node or one media graph");
+	if (g_opts.media && !g_opts.list)
+		return media_run_main(argc, argv, g_opts.media);
 	if (!g_opts.device)
 		die_usage("no device given: use -d /dev/videoN (or --list; see --help)");
 	/* A malformed profile is bad input: one line, exit 2, before any device work. */
