@@ -88,6 +88,19 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
     print(f"== {board}: {len(nodes)} nodes, {total['total']} checks: {total['pass']} pass, {total['fail']} fail, "
           f"{total['warn']} warn, {total['skip']} skip; {regressions} unexpected; "
           f"board {time.monotonic() - t0:.1f} s (boot + suites)")
+    guest = vboard.guest_suite_seconds(share)
+    comp = vboard.compliance_figures(share)
+    if comp:
+        shutil.copy(share / "compliance.txt", out / "compliance.txt")
+        print(f"== side by side, same boot: v4l2-conform {total['total']} checks, {total['fail']} fail"
+              + (f", {guest:.1f} s" if guest is not None else "")
+              + f"; v4l2-compliance -m {comp[0]} tests, {comp[1]} failed, {comp[2]} warnings, {comp[3]:.1f} s "
+              f"({out}/compliance.txt)")
+        s = json.loads((out / "summary.json").read_text())
+        s["side_by_side"] = {"v4l2_conform": {"checks": total["total"], "fail": total["fail"], "seconds": guest},
+                             "v4l2_compliance": {"tests": comp[0], "failed": comp[1], "warnings": comp[2],
+                                                 "seconds": round(comp[3], 2)}}
+        (out / "summary.json").write_text(json.dumps(s, indent=1) + "\n")
     print(f"== results: {out}/NODE/results.json, junit.xml, results.tap, report.html; {out}/summary.json")
     return 1 if regressions or complaints else 0
 

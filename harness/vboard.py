@@ -162,7 +162,28 @@ def media_script(media, setup, args=""):
         "echo \"$st\" > /share/conform.exit",
         "echo \"$t0 $(cut -d' ' -f1 /proc/uptime)\" > /share/conform.time",
         "cp /share/out/nodes.status /share/nodes.status 2>/dev/null || : > /share/nodes.status",
-        "echo \"== v4l2-conform -m {media}: exit $st\"", ""]).replace("{media}", media)
+        "echo \"== v4l2-conform -m {media}: exit $st\"",
+        # side by side (issue 26 item 6): v4l2-compliance on the same graph, same boot
+        "a=$(cut -d' ' -f1 /proc/uptime)",
+        "stdbuf -oL v4l2-compliance -m {media} > /share/compliance.txt 2>&1; echo $? > /share/compliance.exit",
+        "echo \"$a $(cut -d' ' -f1 /proc/uptime)\" > /share/compliance.time", ""]).replace("{media}", media)
+
+
+def compliance_figures(share: Path):
+    """(tests, failed, warnings, guest seconds) of a media_script()'s
+    v4l2-compliance run from its last summary line, or None."""
+    p, t = share / "compliance.txt", share / "compliance.time"
+    if not p.exists() or not t.exists():
+        return None
+    line = [l for l in p.read_text(errors="replace").splitlines() if l.startswith("Grand Total")
+            or l.startswith("Total for")]
+    if not line:
+        return None
+    m = re.search(r"Total(?: for [^:]*)?: (\d+), Succeeded: (\d+), Failed: (\d+), Warnings: (\d+)", line[-1])
+    if not m:
+        return None
+    t0, t1 = (float(x) for x in t.read_text().split())
+    return int(m.group(1)), int(m.group(3)), int(m.group(4)), t1 - t0
 
 
 def nodes_status(share: Path):
