@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 int media_intf_is_v4l(uint32_t t)
@@ -135,4 +137,34 @@ void media_graph_free(struct media_graph *g)
 {
 	free(g->n);
 	memset(g, 0, sizeof(*g));
+}
+
+enum media_node_agreement media_node_agrees(const struct media_node *n, char *why, size_t len)
+{
+	struct stat st;
+	why[0] = 0;
+	if (!n->devnode[0] || stat(n->devnode, &st) || !S_ISCHR(st.st_mode) || major(st.st_rdev) != n->major ||
+	    minor(st.st_rdev) != n->minor) {
+		snprintf(why, len, "interface %u (type 0x%08x) of '%s' names %u:%u, but %s", n->intf_id, n->intf_type,
+			 n->entity, n->major, n->minor,
+			 n->devnode[0] ? "that node is missing or has another number" : "no such device in sysfs");
+		return MEDIA_NODE_MISSING;
+	}
+	struct dev d;
+	char err[300];
+	if (dev_open(&d, n->devnode, false, err, sizeof(err))) {
+		snprintf(why, len, "%s", err);
+		return MEDIA_NODE_WRONG;
+	}
+	bool want_subdev = n->intf_type == MEDIA_INTF_T_V4L_SUBDEV;
+	if (want_subdev != dev_is_subdev(&d))
+		snprintf(why, len, "the graph says interface type 0x%08x (%s), the node is a %s", n->intf_type,
+			 want_subdev ? "a sub-device" : "not a sub-device", dev_kind_name(&d));
+	else if (!n->entity[0])
+		snprintf(why, len, "the graph links interface %u to no entity", n->intf_id);
+	else if (dev_is_subdev(&d) && d.cap.card[0] && strcmp(n->entity, (const char *)d.cap.card))
+		snprintf(why, len, "the graph links it to entity '%s', the node is named '%s'", n->entity,
+			 (const char *)d.cap.card);
+	dev_close(&d);
+	return why[0] ? MEDIA_NODE_WRONG : MEDIA_NODE_OK;
 }

@@ -25,6 +25,12 @@ struct media_graph {
  * a media device (MEDIA_IOC_DEVICE_INFO: ...)"). */
 int media_graph_read(const char *path, struct media_graph *g, char *err, size_t errlen);
 void media_graph_free(struct media_graph *g);
+/* Does the node agree with the graph? MEDIA_NODE_OK; MEDIA_NODE_MISSING: no
+ * node with the interface's major:minor (spec MC-1); MEDIA_NODE_WRONG: the
+ * node is not of the interface's kind, or a sub-device node is named other
+ * than its entity (MC-2). why says what differs. */
+enum media_node_agreement { MEDIA_NODE_OK, MEDIA_NODE_MISSING, MEDIA_NODE_WRONG };
+enum media_node_agreement media_node_agrees(const struct media_node *n, char *why, size_t len);
 /* A V4L2 interface the suite can test (video, VBI, radio, SDR, touch, sub-device). */
 int media_intf_is_v4l(uint32_t intf_type);
 #endif

@@ -39,48 +39,20 @@ static void add_result(struct result_set *rs, const char *name, const char *rule
 	r->message = msg && *msg ? strdup(msg) : NULL;
 }
 
-/* MC-1: the interface's major:minor is a character device node that exists.
- * MC-2: that node is of the interface's kind (a sub-device answers
- * SUBDEV_QUERYCAP, a video-type node QUERYCAP) and its name is the entity's
- * (v4l2-dev.c names a video device's entity after the device; a sub-device
- * node carries the sub-device's name, as its entity does). */
+/* MC-1 and MC-2 of one interface (media_node_agrees). */
 static void graph_checks(struct result_set *rs, const struct media_node *n)
 {
-	char name[160], msg[512] = "";
-	struct stat st;
-	bool exists = n->devnode[0] && !stat(n->devnode, &st) && S_ISCHR(st.st_mode) &&
-		      major(st.st_rdev) == n->major && minor(st.st_rdev) == n->minor;
-	if (!exists)
-		snprintf(msg, sizeof(msg), "interface %u (type 0x%08x) of '%s' names %u:%u, but %s", n->intf_id,
-			 n->intf_type, n->entity, n->major, n->minor,
-			 n->devnode[0] ? "that node is missing or has another number" : "no such device in sysfs");
+	char name[160], why[512];
+	enum media_node_agreement a = media_node_agrees(n, why, sizeof(why));
 	snprintf(name, sizeof(name), "graph/node-exists/%s", n->slug);
 	add_result(rs, name, "MC-1", "every interface the graph lists is a device node that exists (major:minor)",
-		   exists ? VERDICT_PASS : VERDICT_FAIL, msg);
+		   a == MEDIA_NODE_MISSING ? VERDICT_FAIL : VERDICT_PASS, a == MEDIA_NODE_MISSING ? why : NULL);
 	snprintf(name, sizeof(name), "graph/node-is-entity/%s", n->slug);
 	const char *sum = "the node is of the interface's kind and names the entity the graph links it to";
-	if (!exists) {
+	if (a == MEDIA_NODE_MISSING)
 		add_result(rs, name, "MC-2", sum, VERDICT_SKIP, "no node (graph/node-exists)");
-		return;
-	}
-	struct dev d;
-	char err[300];
-	msg[0] = 0;
-	if (dev_open(&d, n->devnode, false, err, sizeof(err)))
-		snprintf(msg, sizeof(msg), "%s", err);
-	else {
-		bool want_subdev = n->intf_type == MEDIA_INTF_T_V4L_SUBDEV;
-		if (want_subdev != dev_is_subdev(&d))
-			snprintf(msg, sizeof(msg), "the graph says interface type 0x%08x (%s), the node is a %s",
-				 n->intf_type, want_subdev ? "a sub-device" : "not a sub-device", dev_kind_name(&d));
-		else if (n->entity[0] && d.cap.card[0] && dev_is_subdev(&d) && strcmp(n->entity, (char *)d.cap.card))
-			snprintf(msg, sizeof(msg), "the graph links it to entity '%s', the node is named '%s'",
-				 n->entity, (const char *)d.cap.card);
-		else if (!n->entity[0])
-			snprintf(msg, sizeof(msg), "the graph links interface %u to no entity", n->intf_id);
-		dev_close(&d);
-	}
-	add_result(rs, name, "MC-2", sum, msg[0] ? VERDICT_FAIL : VERDICT_PASS, msg);
+	else
+		add_result(rs, name, "MC-2", sum, a == MEDIA_NODE_WRONG ? VERDICT_FAIL : VERDICT_PASS, why);
 }
 
 /* The child's arguments: ours without -m/--media and -o/--out, then -d and --out. */
