@@ -76,7 +76,9 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
         nodes[node] = {"exit": st, "seconds": round(secs, 2), "device_caps": data["run"].get("device_caps"),
                        "summary": s, "expected": len(c["expected"]), "regressions": len(c["regressions"]),
                        "unexpected_warnings": len(c["new_warnings"])}
-        print(f"== {node} (caps {data['run'].get('device_caps')}): {s['total']} checks: {s['pass']} pass, "
+        kind = data["run"].get("node_kind", "video node")
+        what = f"caps {data['run'].get('device_caps')}" if kind == "video node" else kind
+        print(f"== {node} ({what}): {s['total']} checks: {s['pass']} pass, "
               f"{s['fail']} fail ({len(c['expected'])} expected), {s['warn']} warn, {s['skip']} skip, {secs:.1f} s")
         print_changes(c, expect_path)
     complaints = run.kernel_complaints(exp.kernel_allow)
