@@ -85,7 +85,9 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
         nodes[node] = {"exit": st, "seconds": round(secs, 2), "device_caps": data["run"].get("device_caps"),
                        "summary": s, "expected": len(c["expected"]), "regressions": len(c["regressions"]),
                        "unexpected_warnings": len(c["new_warnings"]), "skips": skips_by_class(data)}
-        print(f"== {node} (caps {data['run'].get('device_caps')}): {s['total']} checks: {s['pass']} pass, "
+        kind = data["run"].get("node_kind", "video node")
+        what = f"caps {data['run'].get('device_caps')}" if kind == "video node" else kind
+        print(f"== {node} ({what}): {s['total']} checks: {s['pass']} pass, "
               f"{s['fail']} fail ({len(c['expected'])} expected), {s['warn']} warn, {s['skip']} skip, {secs:.1f} s")
         print(f"   skips by reason: {skips_line(data)}")
         for k, v in skips_by_class(data).items():
@@ -100,6 +102,19 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
     print(f"== {board}: {len(nodes)} nodes, {total['total']} checks: {total['pass']} pass, {total['fail']} fail, "
           f"{total['warn']} warn, {total['skip']} skip; {regressions} unexpected; "
           f"board {time.monotonic() - t0:.1f} s (boot + suites)")
+    guest = vboard.guest_suite_seconds(share)
+    comp = vboard.compliance_figures(share)
+    if comp:
+        shutil.copy(share / "compliance.txt", out / "compliance.txt")
+        print(f"== side by side, same boot: v4l2-conform {total['total']} checks, {total['fail']} fail"
+              + (f", {guest:.1f} s" if guest is not None else "")
+              + f"; v4l2-compliance -m {comp[0]} tests, {comp[1]} failed, {comp[2]} warnings, {comp[3]:.1f} s "
+              f"({out}/compliance.txt)")
+        s = json.loads((out / "summary.json").read_text())
+        s["side_by_side"] = {"v4l2_conform": {"checks": total["total"], "fail": total["fail"], "seconds": guest},
+                             "v4l2_compliance": {"tests": comp[0], "failed": comp[1], "warnings": comp[2],
+                                                 "seconds": round(comp[3], 2)}}
+        (out / "summary.json").write_text(json.dumps(s, indent=1) + "\n")
     print(f"== results: {out}/NODE/results.json, junit.xml, results.tap, report.html; {out}/summary.json")
     return 1 if regressions or complaints else 0
 
@@ -147,7 +162,9 @@ def main(argv=None):
         args += f" --only '{a.only}'"
     if a.bisect:
         args += " --bisect"
-    if "devices" in exp.settings:
+    if "media" in exp.settings:
+        script = vboard.media_script(exp.settings["media"], exp.settings.get("setup", "true"), args)
+    elif "devices" in exp.settings:
         script = vboard.nodes_script(exp.settings["devices"], exp.settings.get("setup", "true"), args)
     else:
         script = vboard.conform_script(device=exp.settings.get("device", "/dev/video0"),
@@ -177,7 +194,7 @@ def main(argv=None):
         print(f"run_board: the board hung and was killed after {a.timeout} s; console in {out}/console.log",
               file=sys.stderr)
         return 125 if a.bisect else 124
-    if "devices" in exp.settings:
+    if "devices" in exp.settings or "media" in exp.settings:
         return report_nodes(a.board, exp, expect_path, run, share, out, t0)
     results = share / "out" / "results.json"
     if not results.exists():

@@ -152,6 +152,45 @@ def nodes_script(patterns, setup, args=""):
         "done", ""])
 
 
+def media_script(media, setup, args=""):
+    """A job that loads the driver, then runs v4l2-conform -m on the media
+    graph `media`: the suite itself tests every interface node into
+    /share/out/ENTITY and the graph's checks into /share/out/graph, and
+    lists them in /share/out/nodes.status ('DIR EXIT T0 T1'), which
+    becomes /share/nodes.status as nodes_script() writes it."""
+    return "\n".join([
+        "set -u", f"{setup} || {{ echo 'job: driver set-up failed'; exit 3; }}",
+        "i=0; while [ ! -c %s ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done" % media,
+        "t0=$(cut -d' ' -f1 /proc/uptime)",
+        f"v4l2-conform -m {media} --out /share/out {args} > /share/conform.log 2>&1",
+        "st=$?",
+        "echo \"$st\" > /share/conform.exit",
+        "echo \"$t0 $(cut -d' ' -f1 /proc/uptime)\" > /share/conform.time",
+        "cp /share/out/nodes.status /share/nodes.status 2>/dev/null || : > /share/nodes.status",
+        "echo \"== v4l2-conform -m {media}: exit $st\"",
+        # side by side (issue 26 item 6): v4l2-compliance on the same graph, same boot
+        "a=$(cut -d' ' -f1 /proc/uptime)",
+        "stdbuf -oL v4l2-compliance -m {media} > /share/compliance.txt 2>&1; echo $? > /share/compliance.exit",
+        "echo \"$a $(cut -d' ' -f1 /proc/uptime)\" > /share/compliance.time", ""]).replace("{media}", media)
+
+
+def compliance_figures(share: Path):
+    """(tests, failed, warnings, guest seconds) of a media_script()'s
+    v4l2-compliance run from its last summary line, or None."""
+    p, t = share / "compliance.txt", share / "compliance.time"
+    if not p.exists() or not t.exists():
+        return None
+    line = [l for l in p.read_text(errors="replace").splitlines() if l.startswith("Grand Total")
+            or l.startswith("Total for")]
+    if not line:
+        return None
+    m = re.search(r"Total(?: for [^:]*)?: (\d+), Succeeded: (\d+), Failed: (\d+), Warnings: (\d+)", line[-1])
+    if not m:
+        return None
+    t0, t1 = (float(x) for x in t.read_text().split())
+    return int(m.group(1)), int(m.group(3)), int(m.group(4)), t1 - t0
+
+
 def nodes_status(share: Path):
     """{node: (exit, guest seconds)} from a nodes_script() run."""
     out = {}

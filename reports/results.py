@@ -184,7 +184,7 @@ class Expectations:
                     raise BadInput(f"{path}:{n}: kernel-allow: not a regular expression ({e})")
                 self.kernel_allow.append(value.strip())
                 continue
-            if sep and key in ("setup", "device", "devices", "run-args", "board", "kernel", "build", "files"):
+            if sep and key in ("setup", "device", "devices", "media", "run-args", "board", "kernel", "build", "files"):
                 self.settings[key] = value.strip()
                 continue
             words = line.split(None, 3)

@@ -715,7 +715,7 @@ APPLIES(is_volatile_writable, (c->q.flags & V4L2_CTRL_FLAG_VOLATILE) && ctrl_wri
 
 static const struct check_def checks[] = {
 	{ "events/supported", "EV-1", "a node with controls offers control events (SUBSCRIBE_EVENT is not ENOTTY)",
-	  CHECK_PER_DEVICE, supported },
+	  CHECK_PER_DEVICE, supported, .needs = NEEDS_CTRLS },
 	{ "events/subscribe", "EV-1", "SUBSCRIBE to V4L2_EVENT_CTRL works for the control; nothing is queued without SEND_INITIAL",
 	  CHECK_PER_CONTROL, subscribe, any_ctrl, .needs = NEEDS_EVENTS },
 	{ "events/initial", "EV-2", "SEND_INITIAL queues one event with CH_FLAGS|CH_VALUE and the control's value, flags and range (none for classes)",
@@ -747,6 +747,6 @@ static const struct check_def checks[] = {
 	{ "events/per-handle", "EV-13", "subscriptions and queued events belong to one handle and die with it",
 	  CHECK_PER_DEVICE, per_handle, .needs = NEEDS_EVENTS },
 	{ "events/input-change", "EV-7", "range, flag and dimension changes made by the driver on S_INPUT are announced",
-	  CHECK_PER_DEVICE, input_change, NULL, NULL, 20, .needs = NEEDS_EVENTS },
+	  CHECK_PER_DEVICE, input_change, NULL, NULL, 20, .needs = NEEDS_EVENTS | NEEDS_VIDEO_NODE },
 };
 SUITE(suite_events, "events", "Control events", checks);

@@ -735,7 +735,7 @@ static bool try_applies(const struct ctrl *c, const struct ctrl_model *m, const 
 
 static const struct check_def checks[] = {
 	{ "ext/count-zero", "EX-1", "count = 0 succeeds for which = 0 and an existing class, EINVAL for a missing class",
-	  CHECK_PER_DEVICE, count_zero },
+	  CHECK_PER_DEVICE, count_zero, .needs = NEEDS_CTRLS },
 	{ "ext/def-val-empty", "EX-18", "which = DEF_VAL with count = 0: G succeeds, S and TRY give EINVAL with error_idx = count",
 	  CHECK_PER_DEVICE, def_val_empty, .needs = NEEDS_EXT },
 	{ "ext/def-val", "EX-18", "G with DEF_VAL gives the default; S/TRY with DEF_VAL give EINVAL, error_idx = count, nothing changes",

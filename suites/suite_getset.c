@@ -478,7 +478,7 @@ static bool roundtrip_applies(const struct ctrl *c, const struct ctrl_model *m, 
 
 static const struct check_def checks[] = {
 	{ "getset/nonexistent", "SC-5", "a nonexistent id gives EINVAL on QUERYCTRL, QUERY_EXT_CTRL, QUERYMENU, G_CTRL and S_CTRL",
-	  CHECK_PER_ITEM, nonexistent, NULL, nonexistent_items },
+	  CHECK_PER_ITEM, nonexistent, NULL, nonexistent_items, .needs = NEEDS_CTRLS },
 	{ "getset/get-in-range", "SC-16", "G_CTRL works on readable integer-type controls, in range, equal to G_EXT_CTRLS",
 	  CHECK_PER_CONTROL, get_in_range, is_readable_int32 },
 	{ "getset/button-get", "SC-3", "G_CTRL on a button gives EACCES (EINVAL, the 2007 behaviour: warning)",

@@ -324,12 +324,12 @@ static const struct check_def checks[] = {
 	{ "lifecycle/streamon", "LC-1", "values set before streaming read the same after STREAMON and after STREAMOFF",
 	  CHECK_PER_DEVICE, streamon_kept, NULL, NULL, 30, true },
 	{ "lifecycle/streaming-set", "LC-1", "values set while streaming read the same after STREAMOFF and the next "
-	  "STREAMON", CHECK_PER_DEVICE, streaming_set_kept, NULL, NULL, 30, true },
+	  "STREAMON", CHECK_PER_DEVICE, streaming_set_kept, NULL, NULL, 30, true, .needs = NEEDS_CTRLS },
 	{ "lifecycle/format", "LC-1", "values read the same after S_FMT to the same format, to another and back (where there is another)",
 	  CHECK_PER_DEVICE, format_kept, NULL, NULL, 30, true },
 	{ "lifecycle/input", "LC-1", "values read the same after S_INPUT (S_STD, S_DV_TIMINGS) with the current ones, and S_INPUT to another "
 	  "input and back (where there is another)",
-	  CHECK_PER_DEVICE, input_kept, NULL, NULL, 30, false },
+	  CHECK_PER_DEVICE, input_kept, NULL, NULL, 30, false, .needs = NEEDS_VIDEO_NODE },
 	{ "lifecycle/runtime-suspend", "LC-1", "values read the same after every handle stays closed past the "
 	  "autosuspend delay and the node is opened again", CHECK_PER_DEVICE, suspend_kept, NULL, NULL, 60, false },
 	{ "lifecycle/picture", "LC-2", "with the image controls at non-default values the picture is the same after "

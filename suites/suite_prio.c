@@ -233,14 +233,14 @@ static bool settable_any(const struct ctrl *c, const struct ctrl_model *m, const
 
 static const struct check_def checks[] = {
 	{ "prio/default", "PR-1", "handles start at DEFAULT; G_PRIORITY gives the highest; S_PRIORITY elsewhere is EBUSY while one holds RECORD",
-	  CHECK_PER_DEVICE, prio_default },
+	  CHECK_PER_DEVICE, prio_default, .needs = NEEDS_VIDEO_NODE },
 	{ "prio/invalid", "PR-3", "S_PRIORITY with UNSET or a value above RECORD gives EINVAL",
-	  CHECK_PER_DEVICE, prio_invalid },
+	  CHECK_PER_DEVICE, prio_invalid, .needs = NEEDS_VIDEO_NODE },
 	{ "prio/release-on-close", "PR-3", "closing the RECORD handle releases the priority",
-	  CHECK_PER_DEVICE, release_on_close },
+	  CHECK_PER_DEVICE, release_on_close, .needs = NEEDS_VIDEO_NODE },
 	{ "prio/set-blocked", "PR-2", "with another handle at RECORD, S_CTRL/S_EXT_CTRLS give EBUSY before validation and change nothing; G and TRY work",
-	  CHECK_PER_CONTROL, set_blocked, settable_any },
+	  CHECK_PER_CONTROL, set_blocked, settable_any, .needs = NEEDS_VIDEO_NODE },
 	{ "prio/other-ioctls", "PR-2", "with another handle at RECORD, queries, SUBSCRIBE, DQEVENT and UNSUBSCRIBE still work",
-	  CHECK_PER_DEVICE, other_ioctls },
+	  CHECK_PER_DEVICE, other_ioctls, .needs = NEEDS_VIDEO_NODE },
 };
 SUITE(suite_prio, "prio", "Priorities", checks);

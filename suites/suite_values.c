@@ -238,7 +238,7 @@ static bool closest_applies(const struct ctrl *c, const struct ctrl_model *m, co
 static const struct check_def checks[] = {
 	{ "values/query-stable", "LC-5", "type, range, step, default and dimensions stay the same when values change, "
 	  "while streaming, at another format and after an input change and back, unless a CH_RANGE event says so",
-	  CHECK_PER_DEVICE, query_stable, NULL, NULL, 30 },
+	  CHECK_PER_DEVICE, query_stable, NULL, NULL, 30, .needs = NEEDS_CTRLS },
 	{ "values/closest", "LC-6", "a value out of range or off the step grid, when not refused with ERANGE, becomes "
 	  "the closest valid value (a tie may go either way: warning)", CHECK_PER_CONTROL, closest, closest_applies },
 };

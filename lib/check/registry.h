@@ -28,6 +28,14 @@ enum check_scope { CHECK_PER_CONTROL, CHECK_PER_DEVICE, CHECK_PER_ITEM };
 enum check_needs {
 	NEEDS_EXT = 1 << 0,	/* G/S/TRY_EXT_CTRLS */
 	NEEDS_EVENTS = 1 << 1,	/* SUBSCRIBE_EVENT / DQEVENT for V4L2_EVENT_CTRL */
+	/* The node has control ioctls at all. A node without a control
+	 * handler (most SoC capture nodes, vimc's) gives ENOTTY for every one
+	 * of them (spec NC-1): the checks of how a handler answers do not
+	 * apply, nor do extended controls or control events. */
+	NEEDS_CTRLS = 1 << 2,
+	/* A video, VBI, radio, SDR, touch or metadata node, not a sub-device
+	 * node: priorities, inputs (spec SD-3). Streaming is needs_stream. */
+	NEEDS_VIDEO_NODE = 1 << 3,
 };
 
 /* Applicability of a per-control check. Return true to run it. Return false

@@ -172,6 +172,9 @@ int results_write_json(const char *path, const struct result_set *rs, const stru
 		(in->driver_version >> 8) & 0xff, in->driver_version & 0xff);
 	/* QUERYCAP device_caps: what kind of node this was (a board with many). */
 	fprintf(f, ", \"device_caps\": \"0x%08x\"", in->device_caps);
+	if (in->node_kind) {
+		fputs(", \"node_kind\": ", f); json_str(f, in->node_kind);
+	}
 	fputs(", \"kernel\": ", f); json_str(f, in->kernel);
 	fputs(", \"suite_version\": ", f); json_str(f, in->suite_version);
 	fputs(", \"started\": ", f); json_str(f, in->started);

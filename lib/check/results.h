@@ -30,6 +30,7 @@ struct run_info {
 	const char *device, *driver, *card, *bus_info;
 	unsigned int driver_version;
 	unsigned int device_caps;
+	const char *node_kind;		/* "video node", "sub-device node" (dev_kind_name) */
 	const char *kernel, *suite_version, *started, *host;
 	double duration_s;
 };

@@ -7,6 +7,7 @@
 
 struct run_opts {
 	const char *device;
+	const char *media;		/* -m: every interface node of this media graph */
 	const char *out_dir;
 	const char *profile;		/* board profile (probes), NULL: none */
 	char **only;			/* globs; NULL-terminated; NULL: everything */

@@ -93,3 +93,10 @@ bool id_list_has(const struct id_list *l, uint32_t id)
 			return true;
 	return false;
 }
+
+bool ctrl_ioctls_absent(const struct dev *d)
+{
+	struct v4l2_queryctrl q = { .id = V4L2_CTRL_FLAG_NEXT_CTRL };
+	struct v4l2_query_ext_ctrl qe = { .id = V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND };
+	return dev_ioctl(d, VIDIOC_QUERYCTRL, &q) == ENOTTY && dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &qe) == ENOTTY;
+}

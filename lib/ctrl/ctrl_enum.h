@@ -24,5 +24,11 @@ void enum_next_ctrl(const struct dev *d, struct id_list *out);
 /* QUERY_EXT_CTRL with `flags` (NEXT_CTRL and/or NEXT_COMPOUND) from 0. */
 void enum_next_ext(const struct dev *d, uint32_t flags, struct id_list *out);
 void id_list_free(struct id_list *l);
+/* The node has no control ioctls at all: QUERYCTRL and QUERY_EXT_CTRL with
+ * NEXT_CTRL from id 0 both give ENOTTY, which is what a node without a
+ * control handler answers (v4l2-ioctl.c v4l_queryctrl, v4l2-subdev.c
+ * subdev_do_ioctl; spec NC-1). A node with a handler, even an empty one,
+ * gives EINVAL at the end of its walk instead. */
+bool ctrl_ioctls_absent(const struct dev *d);
 bool id_list_has(const struct id_list *l, uint32_t id);
 #endif

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <libv4l2.h>
+#include <linux/v4l2-subdev.h>
+#include <sys/sysmacros.h>
 
 int xioctl(int fd, unsigned long req, void *arg)
 {
@@ -31,6 +33,60 @@ int dev_ioctl(const struct dev *d, unsigned long req, void *arg)
 	}
 	wedge_ioctl_end();
 	return r;
+}
+
+void copy_cut(char *dst, size_t n, const char *src)
+{
+	size_t l = strnlen(src, n - 1);
+	memcpy(dst, src, l);
+	dst[l] = 0;
+}
+
+/* One line of sysfs text (the node's name, its driver) into buf; "" if absent. */
+static void sysfs_line(const struct stat *st, const char *what, char *buf, size_t len)
+{
+	char p[128];
+	buf[0] = 0;
+	snprintf(p, sizeof(p), "/sys/dev/char/%u:%u/%s", major(st->st_rdev), minor(st->st_rdev), what);
+	if (!strcmp(what, "device/driver")) {
+		char link[256];
+		ssize_t n = readlink(p, link, sizeof(link) - 1);
+		if (n > 0) {
+			link[n] = 0;
+			const char *b = strrchr(link, '/');
+			copy_cut(buf, len, b ? b + 1 : link);
+		}
+		return;
+	}
+	FILE *f = fopen(p, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+/* A sub-device node answers VIDIOC_SUBDEV_QUERYCAP (v4l2-subdev.c, since
+ * Linux 5.10; vidioc-subdev-querycap.rst) instead of VIDIOC_QUERYCAP, which
+ * it does not know (ENOTTY). It has no driver/card strings: the entity's
+ * name and the driver come from sysfs, for the run's report. 0 if it is one. */
+static int subdev_identify(struct dev *d, const struct stat *st)
+{
+	struct v4l2_subdev_capability sc;
+	memset(&sc, 0, sizeof(sc));
+	if (xioctl(d->fd, VIDIOC_SUBDEV_QUERYCAP, &sc))
+		return -1;
+	d->kind = DEV_KIND_SUBDEV;
+	d->subdev_caps = sc.capabilities;
+	d->cap.version = sc.version;
+	char buf[64];
+	sysfs_line(st, "device/driver", buf, sizeof(buf));
+	copy_cut((char *)d->cap.driver, sizeof(d->cap.driver), buf[0] ? buf : "v4l2-subdev");
+	sysfs_line(st, "name", buf, sizeof(buf));
+	copy_cut((char *)d->cap.card, sizeof(d->cap.card), buf);
+	snprintf((char *)d->cap.bus_info, sizeof(d->cap.bus_info), "v4l-subdev:%u:%u", major(st->st_rdev),
+		 minor(st->st_rdev));
+	return 0;
 }
 
 int dev_open(struct dev *d, const char *path, bool libv4l2, char *err, size_t errlen)
@@ -60,8 +116,13 @@ int dev_open(struct dev *d, const char *path, bool libv4l2, char *err, size_t er
 		return -1;
 	}
 	int e = xioctl(d->fd, VIDIOC_QUERYCAP, &d->cap);
+	if (e == ENOTTY && !subdev_identify(d, &st))
+		return 0;	/* a sub-device: libv4l2 has nothing to convert there */
 	if (e) {
 		snprintf(err, errlen, "%s: not a V4L2 device (VIDIOC_QUERYCAP: %s)", path, strerror(e));
+		if (e == ENOTTY)
+			snprintf(err, errlen, "%s: not a V4L2 device (VIDIOC_QUERYCAP and VIDIOC_SUBDEV_QUERYCAP: %s)",
+				 path, strerror(e));
 		close(d->fd);
 		d->fd = -1;
 		return -1;
@@ -97,6 +158,18 @@ void dev_close(struct dev *d)
 	else
 		close(d->fd);
 	d->fd = -1;
+}
+
+bool dev_is_subdev(const struct dev *d)
+{
+	return d->kind == DEV_KIND_SUBDEV;
+}
+
+const char *dev_kind_name(const struct dev *d)
+{
+	if (!dev_is_subdev(d))
+		return "video node";
+	return (d->subdev_caps & V4L2_SUBDEV_CAP_RO_SUBDEV) ? "read-only sub-device node" : "sub-device node";
 }
 
 bool dev_is_m2m(const struct dev *d)

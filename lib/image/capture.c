@@ -36,6 +36,19 @@ static int fail(struct capture *c, int e, const char *fmt, ...)
 	return e ? e : EINVAL;
 }
 
+const char *capture_pipeline_unready(const struct dev *d, int e)
+{
+	if (!(d->caps & V4L2_CAP_IO_MC))
+		return NULL;
+	if (e == EPIPE)
+		return "the media pipeline is not configured for streaming (STREAMON gives EPIPE: the pad formats "
+		       "along it do not match; set them with media-ctl or test the whole graph with -m)";
+	if (e == ENOLINK)
+		return "the media pipeline has no valid links to stream (STREAMON gives ENOLINK; enable them with "
+		       "media-ctl or test the whole graph with -m)";
+	return NULL;
+}
+
 static bool mplane(const struct capture *c)
 {
 	return c->buf_type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;

@@ -85,6 +85,13 @@ struct capture {
  * queue; set controls on d as usual. Returns 0, or an errno with c->err
  * set; on failure the device is left as found. opts may be NULL. */
 int capture_open(struct capture *c, const struct dev *d, const struct capture_opts *opts);
+/* When capture_open() failed with e because the node's media pipeline is
+ * not set up to stream -- STREAMON gives EPIPE (pad formats along the
+ * pipeline do not match) or ENOLINK (no valid link configuration), which
+ * vidioc-streamon.rst allows only for a node configured through the media
+ * controller (V4L2_CAP_IO_MC) -- the skip reason; else NULL. That is the
+ * device's state, not a control bug (spec SD-5). */
+const char *capture_pipeline_unready(const struct dev *d, int e);
 /* Stop streaming, unmap and free the buffers (REQBUFS 0), restore the
  * format, close the own handle. Safe on a failed or closed capture. */
 void capture_close(struct capture *c);

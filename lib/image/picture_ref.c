@@ -32,6 +32,8 @@ void pic_stream_on(struct capture *cap, const struct dev *d)
 	int e = capture_open(cap, d, &o);
 	if (e == ENOTSUP)	/* frames in no format the statistics read: inconclusive */
 		v_skip("cannot stream pictures: %s", cap->err);
+	if (capture_pipeline_unready(d, e))
+		v_skip("cannot stream: %s: %s", capture_pipeline_unready(d, e), cap->err);
 	if (e)
 		ck_abort_msg("cannot stream: %s", cap->err);
 	g_cap = cap;

@@ -115,6 +115,8 @@ void probe_begin(struct probe *p, const struct check_ctx *cx)
 	int e = capture_open(&p->cap, cx->dev, &o);
 	if (e == ENOTSUP)	/* frames in no format the statistics read: inconclusive */
 		v_skip("cannot capture pictures for the probe: %s", p->cap.err);
+	if (capture_pipeline_unready(cx->dev, e))
+		v_skip("cannot capture for the probe: %s: %s", capture_pipeline_unready(cx->dev, e), p->cap.err);
 	if (e)
 		ck_abort_msg("cannot capture frames for the probe: %s", p->cap.err);
 	p->cap_open = true;

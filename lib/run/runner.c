@@ -5,11 +5,13 @@
  * the kernel is left behind instead of waited for. One batch per check
  * definition gives progress at that granularity. */
 #include "run/runner.h"
+#include "ctrl/ctrl_enum.h"
 #include "ctrl/ctrl_snapshot.h"
 #include "ctrl/ctrl_type.h"
 #include "dev/devlock.h"
 #include "ctrl/events.h"
 #include "run/journal.h"
+#include "run/media_run.h"
 #include "run/kmsg.h"
 #include "run/kmsg_judge.h"
 #include "image/profile.h"
@@ -119,6 +121,11 @@ static unsigned int g_missing;
 static unsigned int probe_missing_features(const struct dev *d, const struct ctrl_model *m)
 {
 	unsigned int missing = 0;
+	if (dev_is_subdev(d))
+		missing |= NEEDS_VIDEO_NODE;
+	if (!m->n && ctrl_ioctls_absent(d))
+		/* no control handler: no extended controls, no control events */
+		return missing | NEEDS_CTRLS | NEEDS_EXT | NEEDS_EVENTS;
 	struct v4l2_ext_controls x = { .which = V4L2_CTRL_WHICH_CUR_VAL, .count = 0 };
 	if (dev_ioctl(d, VIDIOC_G_EXT_CTRLS, &x) == ENOTTY)
 		missing |= NEEDS_EXT;
@@ -138,15 +145,27 @@ unsigned int runner_missing_features(void)
 	return g_missing;
 }
 
-static const char *missing_reason(unsigned int missing)
+/* Why the checks that need `needs` do not run here: the node's kind and
+ * its missing control handler come first, they explain the rest. */
+static const char *missing_reason(unsigned int needs)
 {
-	if (missing & NEEDS_EXT)
+	if (needs & NEEDS_VIDEO_NODE)
+		return "a sub-device node: no priorities, inputs or video formats there (dev-subdev.rst; spec SD-3)";
+	if (g_missing & NEEDS_CTRLS)
+		return "the node has no control ioctls (QUERYCTRL and QUERY_EXT_CTRL give ENOTTY: no control handler; "
+		       "spec NC-1)";
+	if (needs & NEEDS_EXT)
 		return "the driver has no extended control ioctls (G_EXT_CTRLS gives ENOTTY; ext/count-zero reports it)";
 	return "the driver has no control events (SUBSCRIBE_EVENT gives ENOTTY; events/supported reports it)";
 }
 
 static void expand(const struct suite_def *s, const struct check_def *d)
 {
+	if (d->needs_stream && dev_is_subdev(&g_dev)) {
+		add_instance(s, d, NULL, 0, "device", "a sub-device node streams no frames itself: its controls act on "
+			     "the capture node its source pad reaches (dev-subdev.rst; spec SD-3)");
+		return;
+	}
 	if (d->needs_stream && !dev_captures_pictures(&g_dev)) {
 		add_instance(s, d, NULL, 0, "device", dev_can_capture(&g_dev)
 			     ? "a touch device: its frames are touch-sensor data, not pictures (V4L2_CAP_TOUCH)"
@@ -512,6 +531,8 @@ static void usage(FILE *f)
 		"       v4l2-conform --list [-d /dev/videoN]\n"
 		"Checks the V4L2 control interface of a device; each check cites its spec rule.\n"
 		"  -d, --device PATH    device node to test\n"
+		"  -m, --media PATH     every interface node of this media graph (/dev/mediaN), one\n"
+		"                       results directory each, named by its entity (docs/subdev.md)\n"
 		"  -o, --out DIR        where results.json and artifacts go (default %s)\n"
 		"  -l, --list           list the checks (templates without -d, instances with it)\n"
 		"  -O, --only GLOB      run only checks whose name matches (repeatable, comma-separated)\n"
@@ -550,7 +571,7 @@ static void add_words(char ***list, const char *arg)
 static void parse_args(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "device", required_argument, 0, 'd' }, { "out", required_argument, 0, 'o' },
+		{ "device", required_argument, 0, 'd' }, { "media", required_argument, 0, 'm' }, { "out", required_argument, 0, 'o' },
 		{ "list", no_argument, 0, 'l' }, { "only", required_argument, 0, 'O' },
 		{ "profile", required_argument, 0, 'p' }, { "timeout", required_argument, 0, 't' },
 		{ "libv4l2", no_argument, 0, 1 }, { "isolate", no_argument, 0, 3 }, { "exclude-control", required_argument, 0, 'x' },
@@ -559,9 +580,10 @@ static void parse_args(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
 	int o;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":d:o:lO:p:t:x:vVh", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":d:m:o:lO:p:t:x:vVh", lo, NULL)) != -1) {
 		switch (o) {
 		case 'd': g_opts.device = optarg; break;
+		case 'm': g_opts.media = optarg; break;
 		case 'o': g_opts.out_dir = optarg; break;
 		case 'l': g_opts.list = true; break;
 		case 'O': add_words(&g_opts.only, optarg); break;
@@ -604,6 +626,7 @@ static void run_info(struct run_info *ri, const char *started, double dur)
 	ri->bus_info = (const char *)g_dev.cap.bus_info;
 	ri->driver_version = g_dev.cap.version;
 	ri->device_caps = g_dev.caps;
+	ri->node_kind = dev_kind_name(&g_dev);
 	ri->kernel = kernel;
 	ri->suite_version = V4L2C_VERSION;
 	ri->started = started;
@@ -623,6 +646,10 @@ int runner_main(int argc, char **argv)
 		list_templates();
 		return 0;
 	}
+	if (g_opts.media && g_opts.device)
+		die_usage("-d and -m: give one node or one media graph");
+	if (g_opts.media && !g_opts.list)
+		return media_run_main(argc, argv, g_opts.media);
 	if (!g_opts.device)
 		die_usage("no device given: use -d /dev/videoN (or --list; see --help)");
 	/* A malformed profile is bad input: one line, exit 2, before any device work. */

@@ -1,0 +1,69 @@
+/* Host unit tests: does a node agree with the media graph (spec MC-1, MC-2;
+ * lib/dev/media.c)? /dev/null (1:3) stands in for a node: it exists, but it
+ * is no V4L2 node, so the graph's claims about it are tested one by one. */
+#include <check.h>
+#include "unit.h"
+#include <linux/media.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dev/media.h"
+
+static char why[512];
+
+static struct media_node node(const char *path, unsigned maj, unsigned min, unsigned type)
+{
+	struct media_node n;
+	memset(&n, 0, sizeof(n));
+	snprintf(n.devnode, sizeof(n.devnode), "%s", path);
+	n.major = maj;
+	n.minor = min;
+	n.intf_type = type;
+	snprintf(n.entity, sizeof(n.entity), "Sensor A");
+	return n;
+}
+
+START_TEST(test_missing_devnode_is_mc1)
+{
+	struct media_node n = node("", 81, 3, MEDIA_INTF_T_V4L_SUBDEV);
+	ck_assert_int_eq(media_node_agrees(&n, why, sizeof(why)), MEDIA_NODE_MISSING);
+	ck_assert_ptr_nonnull(strstr(why, "no such device in sysfs"));
+}
+END_TEST
+
+START_TEST(test_other_number_is_mc1)
+{
+	struct media_node n = node("/dev/null", 1, 4, MEDIA_INTF_T_V4L_VIDEO);
+	ck_assert_int_eq(media_node_agrees(&n, why, sizeof(why)), MEDIA_NODE_MISSING);
+	ck_assert_ptr_nonnull(strstr(why, "names 1:4"));
+}
+END_TEST
+
+START_TEST(test_node_of_another_kind_is_mc2)
+{
+	struct media_node n = node("/dev/null", 1, 3, MEDIA_INTF_T_V4L_SUBDEV);
+	ck_assert_int_eq(media_node_agrees(&n, why, sizeof(why)), MEDIA_NODE_WRONG);
+	ck_assert_ptr_nonnull(strstr(why, "VIDIOC_SUBDEV_QUERYCAP"));
+}
+END_TEST
+
+START_TEST(test_v4l_interfaces)
+{
+	ck_assert(media_intf_is_v4l(MEDIA_INTF_T_V4L_SUBDEV));
+	ck_assert(media_intf_is_v4l(MEDIA_INTF_T_V4L_TOUCH));
+	ck_assert(!media_intf_is_v4l(MEDIA_INTF_T_DVB_FE));
+	ck_assert(!media_intf_is_v4l(MEDIA_INTF_T_ALSA_PCM_CAPTURE));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("media_graph");
+	TCase *tc = tcase_create("agreement");
+	tcase_add_test(tc, test_missing_devnode_is_mc1);
+	tcase_add_test(tc, test_other_number_is_mc1);
+	tcase_add_test(tc, test_node_of_another_kind_is_mc2);
+	tcase_add_test(tc, test_v4l_interfaces);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
