@@ -36,6 +36,20 @@ def test_expectations_parse(expect):
     assert expect.expected("getset/out-of-range/brightness", "fail") is None
 
 
+def test_expectations_include_for_a_node(tmp_path, expect):
+    """A media board keeps one driver's list once: include: FILE for NODE."""
+    p = tmp_path / "m.expect"
+    p.write_text("media: /dev/media0\ninclude: b.expect for camera\n")
+    m = Expectations(p)
+    assert m.expected("camera/getset/out-of-range/gain", "fail")[0] == "SC-6"
+    assert m.expected("getset/out-of-range/gain", "fail") is None
+    assert m.expected("camera/getset/off-step/x", "warn")[0] == "SC-7"
+    for bad in ("include: b.expect\n", "include: nothing.expect for camera\n"):
+        p.write_text(bad)
+        with pytest.raises(BadInput, match=r"m.expect|nothing.expect"):
+            Expectations(p)
+
+
 def test_malformed_expectations_named(tmp_path):
     p = tmp_path / "bad.expect"
     p.write_text("fail\n")

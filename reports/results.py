@@ -146,6 +146,9 @@ class Expectations:
         warn <check-glob> <rule> <why...>    # a known warning
         fail@<kernel-glob> <check-glob> <rule> <why...>   # known only on these kernel releases,
                                              # e.g. fail@6.12.* (release as uname -r gives it)
+        include: uvc.expect for NODE         # another board's known deviations and kernel-allow
+                                             # lines, for the results of one node of a media run
+                                             # (its entity's name): one list per driver, kept once
     """
 
     def __init__(self, path=None):
@@ -184,6 +187,9 @@ class Expectations:
                     raise BadInput(f"{path}:{n}: kernel-allow: not a regular expression ({e})")
                 self.kernel_allow.append(value.strip())
                 continue
+            if sep and key == "include":
+                self._include(value.strip(), path, n)
+                continue
             if sep and key in ("setup", "device", "devices", "media", "run-args", "board", "kernel", "build", "files"):
                 self.settings[key] = value.strip()
                 continue
@@ -194,6 +200,16 @@ class Expectations:
                 continue
             raise BadInput(f"{path}:{n}: expected 'key: value' or 'fail|warn[@KERNEL] GLOB RULE WHY', "
                            f"got: {raw.strip()}")
+
+    def _include(self, value, path, n):
+        """include: FILE for NODE - FILE's fail/warn entries apply to NODE/<check>."""
+        name, sep, node = value.partition(" for ")
+        if not sep or not name.strip() or not node.strip() or "/" in node.strip():
+            raise BadInput(f"{path}:{n}: expected 'include: FILE.expect for NODE', got: include: {value}")
+        other = Expectations(Path(path).parent / name.strip())
+        prefix = node.strip() + "/"
+        self.known += [(v, prefix + glob, rule, why, k) for v, glob, rule, why, k in other.known]
+        self.kernel_allow += other.kernel_allow
 
     def applies(self, kernel_glob, kernel):
         """An entry without a kernel applies everywhere; one with a kernel
