@@ -8,14 +8,16 @@ to bench/RESULTS.md as ratios (never asserted in tests).
      results.json;
   2. `make run` warm (boot, suites, reports), wall;
   3. a bisect step (`make run ONLY=...`), wall;
-  4. bench-stats: the image statistics against a memcpy of the frame.
+  4. bench-stats: the image statistics against a memcpy of the frame;
+  5. the media boards (vimc, vicodec, visl, uvc-media; bench_media.py): one
+     boot each, v4l2-conform -m beside v4l2-compliance -m (--no-media: not).
 
 The figures in the documentation (the README's example `make run` output,
 docs/speed.md's table) are rewritten from the same run, between their
 <!-- bench:NAME:begin/end --> markers, in whichever of the --docs files holds
 each block (DOCS below); a block found in none of them is an error.
 
-usage: bench_board.py [--out bench/RESULTS.md] [--stats-md FILE] [--docs FILE...]
+usage: bench_board.py [--out bench/RESULTS.md] [--stats-md FILE] [--docs FILE...] [--no-media]
 """
 import argparse
 import json
@@ -29,6 +31,8 @@ from pathlib import Path
 TOP = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(TOP / "harness"))
 sys.path.insert(0, str(TOP / "reports"))
+import bench_media  # noqa: E402
+import media_board  # noqa: E402
 import vboard  # noqa: E402
 from results import Expectations, skips_line, time_by_family, time_by_suite  # noqa: E402
 
@@ -109,7 +113,7 @@ def replace_block(text, name, body):
 
 
 # The documents whose bench blocks make bench rewrites.
-DOCS = [TOP / "README.md", TOP / "docs" / "speed.md"]
+DOCS = [TOP / "README.md", TOP / "docs" / "speed.md", TOP / "docs" / "requests-and-codecs.md"]
 
 
 def update_docs(paths, blocks):
@@ -146,9 +150,14 @@ def board_seconds(suite_line):
     return float(m.group(1)) if m else None
 
 
-def bench_blocks(excerpt, speed_rows):
+def bench_blocks(excerpt, speed_rows, media_table=None):
+    """The documents' blocks; media_table (bench_media.side_by_side_table's
+    lines) only when the media boards ran."""
     table = ["| figure | measured |", "|---|---:|"] + [f"| {k} | {v} |" for k, v in speed_rows]
-    return {"make-run": "```\n" + "\n".join(excerpt) + "\n```", "speed": "\n".join(table)}
+    blocks = {"make-run": "```\n" + "\n".join(excerpt) + "\n```", "speed": "\n".join(table)}
+    if media_table:
+        blocks["media-boards"] = "\n".join(media_table)
+    return blocks
 
 
 def main(argv=None):
@@ -157,6 +166,7 @@ def main(argv=None):
     ap.add_argument("--stats-md", help="bench-stats output (markdown table) to include")
     ap.add_argument("--docs", nargs="*", default=[str(d) for d in DOCS],
                     help="documents whose bench blocks to rewrite (none: --docs with no file)")
+    ap.add_argument("--no-media", action="store_true", help="leave out the media boards (four boots)")
     a = ap.parse_args(argv)
     exp = Expectations(TOP / "fixtures" / "boards" / "vivid.expect")
     share = vboard.BUILD / "bench" / "board"
@@ -219,6 +229,14 @@ def main(argv=None):
     md += ["", "| family | checks | time |", "|---|---:|---:|"]
     for f, n, v in time_by_family(full)[:12]:
         md.append(f"| {f} | {n} | {v:.1f} s |")
+    media_table = None
+    if not a.no_media:
+        media_table = bench_media.side_by_side_table(
+            bench_media.run_media_boards(vboard.BUILD / "bench" / "media", media_board.boot))
+        md += ["", "## Media boards: v4l2-conform -m beside v4l2-compliance -m (same boot, guest time)", "",
+               "Each board booted once (`make run BOARD=NAME`): the suite on every node of the graph, then",
+               "v4l2-compliance 1.22 -m on the same graph. Each tool's failures as it counts them: ours include",
+               "a board's expected deviations (its .expect), v4l2-compliance's its own.", ""] + media_table
     if a.stats_md and Path(a.stats_md).exists():
         md += ["", "## Image statistics against a memcpy of the frame (bench-stats, host)", "",
                "ratio = time of the operation / time of a memcpy of the same YUYV frame; the per-frame",
@@ -234,7 +252,7 @@ def main(argv=None):
                 (f"bisect step (`make run ONLY={BISECT_CHECK}`), wall", f"**{bisect_wall:.1f} s**")]
         if vis:
             rows.append(("probe/visible-effect per control measured", f"{vis[2]:.1f} s, {vis[1]:.0f} frames"))
-        update_docs(a.docs, bench_blocks(make_run_excerpt(p.stdout), rows))
+        update_docs(a.docs, bench_blocks(make_run_excerpt(p.stdout), rows, media_table))
     print(f"bench: ioctl suites {ioctl / comp:.2f}x v4l2-compliance (goal {GOAL_IOCTL_RATIO:.1f}x); make run "
           f"{run_wall:.1f} s, board {run_board if run_board is not None else '?'} s (goal {GOAL_RUN_BOARD_S:.0f} s); "
           f"bisect step {bisect_wall:.1f} s (goal {GOAL_BISECT_S:.0f} s); most frames per sweep point {worst:.1f} "

@@ -96,7 +96,10 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
     complaints = run.kernel_complaints(exp.kernel_allow)
     for line in complaints:
         print(f"KERNEL {line}")
-    (out / "summary.json").write_text(json.dumps({"board": board, "total": total, "skips": skips, "nodes": nodes,
+    rel = vboard.OUT / "kernel.release"
+    (out / "summary.json").write_text(json.dumps({"board": board,
+                                                  "kernel": rel.read_text().strip() if rel.exists() else None,
+                                                  "total": total, "skips": skips, "nodes": nodes,
                                                   "regressions": regressions,
                                                   "kernel_complaints": complaints}, indent=1) + "\n")
     print(f"== {board}: {len(nodes)} nodes, {total['total']} checks: {total['pass']} pass, {total['fail']} fail, "

@@ -61,6 +61,17 @@ static void slugify(const char *name, char *out, size_t len)
 	out[j] = 0;
 }
 
+void media_name_shared(char *name, const char *other)
+{
+	size_t k = 0;
+	while (name[k] && name[k] == other[k])
+		k++;
+	if (name[k] || other[k])
+		while (k && isalnum((unsigned char)name[k - 1]))
+			k--;
+	name[k] = 0;
+}
+
 int media_graph_read(const char *path, struct media_graph *g, char *err, size_t errlen)
 {
 	memset(g, 0, sizeof(*g));
@@ -105,17 +116,29 @@ int media_graph_read(const char *path, struct media_graph *g, char *err, size_t 
 				n->major = in[i].devnode.major;
 				n->minor = in[i].devnode.minor;
 				devnode_of(n->major, n->minor, n->devnode, sizeof(n->devnode));
+				/* name: the linked entity's name; an interface linked to
+				 * several entities (a memory-to-memory device's source and
+				 * sink, v4l2-mem2mem.c: "NAME-source", "NAME-sink") is named
+				 * by what their names share, whatever the link order. */
+				char name[64] = "";
+				int linked = 0;
 				for (uint32_t l = 0; l < t.num_links; l++) {
 					if ((lk[l].flags & MEDIA_LNK_FL_LINK_TYPE) != MEDIA_LNK_FL_INTERFACE_LINK ||
 					    lk[l].source_id != in[i].id)
 						continue;
 					for (uint32_t x = 0; x < t.num_entities; x++)
 						if (ent[x].id == lk[l].sink_id) {
-							copy_cut(n->entity, sizeof(n->entity), ent[x].name);
-							n->entity_function = ent[x].function;
+							if (!linked++) {
+								copy_cut(n->entity, sizeof(n->entity), ent[x].name);
+								n->entity_function = ent[x].function;
+								copy_cut(name, sizeof(name), ent[x].name);
+							} else {
+								media_name_shared(name, ent[x].name);
+							}
 						}
 				}
-				slugify(n->entity[0] ? n->entity : n->devnode + 5, n->slug, sizeof(n->slug));
+				slugify(name[0] ? name : n->entity[0] ? n->entity : n->devnode + 5, n->slug,
+					sizeof(n->slug));
 			}
 		}
 		free(ent);

@@ -12,7 +12,9 @@ struct media_node {
 	char entity[64];		/* the entity the interface link points at ("" if none) */
 	uint32_t entity_function;
 	char devnode[128];		/* /dev/NAME from sysfs uevent for major:minor ("" if none) */
-	char slug[64];			/* a file-name form of the entity's name: "sensor-a" */
+	char slug[64];			/* a file-name form of the entity's name: "sensor-a"; of an
+					 * interface linked to several entities, of what their names
+					 * share ("stateless-decoder-source", "-sink": "stateless-decoder") */
 };
 
 struct media_graph {
@@ -31,6 +33,10 @@ void media_graph_free(struct media_graph *g);
  * than its entity (MC-2). why says what differs. */
 enum media_node_agreement { MEDIA_NODE_OK, MEDIA_NODE_MISSING, MEDIA_NODE_WRONG };
 enum media_node_agreement media_node_agrees(const struct media_node *n, char *why, size_t len);
+/* Cut name to the whole words it shares at its start with other: of
+ * "enc-source" and "enc-sink", "enc-" (not "enc-s"); of names that share no
+ * whole word, "". Names an interface linked to several entities. */
+void media_name_shared(char *name, const char *other);
 /* A V4L2 interface the suite can test (video, VBI, radio, SDR, touch, sub-device). */
 int media_intf_is_v4l(uint32_t intf_type);
 #endif

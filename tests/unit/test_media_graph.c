@@ -47,6 +47,25 @@ START_TEST(test_node_of_another_kind_is_mc2)
 }
 END_TEST
 
+/* An M2M device's interface links to its source and sink entities
+ * (v4l2-mem2mem.c: "NAME-source", "NAME-sink"): the node is named NAME. */
+START_TEST(test_name_shared_by_several_entities)
+{
+	char a[64] = "stateless-decoder-source";
+	media_name_shared(a, "stateless-decoder-sink");
+	ck_assert_str_eq(a, "stateless-decoder-");
+	char b[64] = "visl-sink";
+	media_name_shared(b, "visl-sink");
+	ck_assert_str_eq(b, "visl-sink");
+	char c[64] = "sensor";
+	media_name_shared(c, "sensors");
+	ck_assert_str_eq(c, "");
+	char d[64] = "lens";
+	media_name_shared(d, "debayer");
+	ck_assert_str_eq(d, "");
+}
+END_TEST
+
 START_TEST(test_v4l_interfaces)
 {
 	ck_assert(media_intf_is_v4l(MEDIA_INTF_T_V4L_SUBDEV));
@@ -64,6 +83,7 @@ int main(void)
 	tcase_add_test(tc, test_other_number_is_mc1);
 	tcase_add_test(tc, test_node_of_another_kind_is_mc2);
 	tcase_add_test(tc, test_v4l_interfaces);
+	tcase_add_test(tc, test_name_shared_by_several_entities);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
