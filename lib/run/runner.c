@@ -20,6 +20,8 @@
 #include "run/run_batch.h"
 #include "check/verdict.h"
 #include "dev/wedge.h"
+#include "dev/hang.h"
+#include "ctrl/ctrl_hang.h"
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -42,6 +44,7 @@ struct instance {
 	const struct suite_def *suite;
 	const struct check_def *def;
 	const struct ctrl *ctrl;
+	uint32_t ctrl_id;	/* ctrl's id: a check process's model may move ctrl (model_drop_hung) */
 	long item;
 	const char *why;	/* not NULL: registered as skipped */
 };
@@ -109,6 +112,7 @@ static void add_instance(const struct suite_def *s, const struct check_def *d, c
 	in->suite = s;
 	in->def = d;
 	in->ctrl = c;
+	in->ctrl_id = c ? c->q.id : 0;
 	in->item = item;
 	in->why = why;
 }
@@ -159,6 +163,65 @@ static const char *missing_reason(unsigned int needs)
 	return "the driver has no control events (SUBSCRIBE_EVENT gives ENOTTY; events/supported reports it)";
 }
 
+/* ---------- a control whose ioctl hangs (dev/hang.h) ---------- */
+
+/* The skip reason of the checks that need a hung control (class "hang"):
+ * one string per control, kept for the run. */
+static const char *hang_skip_reason(uint32_t id)
+{
+	static struct { uint32_t id; char *why; } known[HANG_MAX];
+	static size_t n_known;
+	const struct hang *h = hang_find(id);
+	if (!h)
+		return NULL;
+	for (size_t i = 0; i < n_known; i++)
+		if (known[i].id == id)
+			return known[i].why;
+	char r[400], why[460];
+	snprintf(why, sizeof(why), "not run: %s", hang_reason(h, r, sizeof(r)));
+	if (n_known == HANG_MAX)
+		return strdup(why);
+	known[n_known].id = id;
+	return known[n_known++].why = strdup(why);
+}
+
+/* In a check process, a control ioctl that needs a hung control is not
+ * issued: the check ends here as a skip (hang_strict). */
+static void refuse_hung(const struct hang *h, const char *call)
+{
+	char r[400];
+	v_skip("stopped before %s: %s", call, hang_reason(h, r, sizeof(r)));
+}
+
+static unsigned int g_timeout_now;	/* the running definition's check timeout */
+
+/* A check timed out (run_batch's on_timeout): if its test process was
+ * blocked in a control ioctl, the check fails naming the ioctl and the
+ * control, and the control joins the registry before the next check
+ * starts: the checks that need it from here on are skipped, not timed out. */
+static int hang_timed_out(int idx, char *msg, size_t len)
+{
+	struct hang_call c;
+	if (!hang_take_call(&c) || (!c.n && !c.next))
+		return CK_ERROR;	/* not inside a control ioctl: a plain timeout */
+	/* A NEXT query reached the control the model has after its id. */
+	uint32_t id = c.next ? model_next_id(&g_model, c.id[0], c.next) : c.n == 1 ? c.id[0] : 0;
+	char where[300], what[200], old[800];
+	snprintf(where, sizeof(where), "in %s", inst[idx].name);
+	struct hang *h = id ? hang_add(c.req, id, g_timeout_now, where) : NULL;
+	if (h) {
+		hang_learn_model(&g_model);
+		hang_what(h, what, sizeof(what));
+	} else {
+		hang_call_what(&c, what, sizeof(what));
+	}
+	snprintf(old, sizeof(old), "%s", msg);
+	snprintf(msg, len, "%s did not return in %u s (the check's timeout): its test process was killed there%s%s%s", what,
+		 g_timeout_now, h ? "; the checks that need that control from here on are skipped (hang)" : "",
+		 strstr(old, "left behind") ? "; " : "", strstr(old, "left behind") ? old : "");
+	return CK_FAILURE;
+}
+
 static void expand(const struct suite_def *s, const struct check_def *d)
 {
 	if (d->needs_stream && dev_is_subdev(&g_dev)) {
@@ -198,7 +261,7 @@ static void expand(const struct suite_def *s, const struct check_def *d)
 					add_instance(s, d, c, 0, c->slug, why);
 				continue;
 			}
-			add_instance(s, d, c, 0, c->slug, NULL);
+			add_instance(s, d, c, 0, c->slug, hang_skip_reason(c->q.id));
 		}
 		break;
 	}
@@ -246,13 +309,34 @@ static void instance_fn(int i)
 		fprintf(rf, "T %.9f\n", now_s());
 		fclose(rf);
 	}
+	/* A control whose ioctl hangs (found earlier in the run) is left out of
+	 * this process's snapshot and, for a check of the whole device, of the
+	 * loops over its model (per-item and per-control checks keep their
+	 * items); a call that needs it ends the check as a skip instead of a
+	 * timeout (dev/hang.h). */
+	hang_strict(refuse_hung);
+	uint32_t cid = in->ctrl_id;
+	if (in->def->scope == CHECK_PER_DEVICE)
+		model_drop_hung(&g_model, &g_snap);	/* a batch's process runs one definition */
+	else
+		snapshot_drop_hung(&g_model, &g_snap);
+	const struct ctrl *ctrl = cid ? model_find(&g_model, cid) : NULL;
+	if (cid && hang_find(cid))
+		v_skip("%s", hang_skip_reason(cid));
+	/* Not "hangs": an info line must not put the check's own skip in
+	 * the hang class (skip_class.c). */
+	for (size_t k = 0; !cid && k < hang_count(); k++) {
+		const struct hang *h = hang_at(k);
+		if (h->id && hang_find(h->id) == h)	/* once per control */
+			v_info("left out of this check: 0x%08x '%s' (run/hang)", h->id, h->name);
+	}
 	if (dev_open(&d, g_opts.device, g_opts.libv4l2, err, sizeof(err)))
 		ck_abort_msg("cannot open the device for this check: %s", err);
 	/* Every check starts from the device's state before the run, whatever
 	 * the previous check did or failed to undo. */
 	snapshot_reset(&d, &g_model, &g_snap);
 	ev_new_check();
-	struct check_ctx cx = { .dev = &d, .ctrl = in->ctrl, .model = &g_model, .item = in->item,
+	struct check_ctx cx = { .dev = &d, .ctrl = ctrl, .model = &g_model, .item = in->item,
 				.name = in->name };
 	in->def->fn(&cx);
 	dev_close(&d);
@@ -374,6 +458,10 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 	const struct check_def *d = inst[first].def;
 	size_t n_run = 0, before = rs->n;
 	double t0 = now_s();
+	/* A control found hung by an earlier check: its checks are skipped. */
+	for (size_t i = first; i < end; i++)
+		if (!inst[i].why && inst[i].ctrl_id && hang_find(inst[i].ctrl_id))
+			inst[i].why = hang_skip_reason(inst[i].ctrl_id);
 	for (size_t i = first; i < end; i++)
 		n_run += !inst[i].why;
 	/* The verdict of each instance that runs, in the order they run. */
@@ -388,7 +476,8 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 				idx[k] = (int)i;
 				names[k++] = inst[i].name;
 			}
-		struct batch b = { idx, names, n_run, instance_fn, timeout, rec_dir, own_process(d) };
+		struct batch b = { idx, names, n_run, instance_fn, timeout, rec_dir, own_process(d), hang_timed_out };
+		g_timeout_now = timeout;
 		batch_run(&b, out);
 		free(idx);
 		free(names);
@@ -467,6 +556,49 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 		print_result(r);
 	}
 	fflush(stdout);
+}
+
+/* The controls found hung before any check ran (the model, the snapshot):
+ * one failure per control, naming each ioctl of it that did not return,
+ * first in the results. */
+static void hang_results(struct result_set *rs)
+{
+	static const struct check_def hdef = { "run/hang", "-",
+		"every control ioctl returns (a sleep until killed costs one timeout)", CHECK_PER_CONTROL };
+	static const struct suite_def hsuite = { "run", "run", &hdef, 1 };
+	hang_learn_model(&g_model);	/* names for the ones the snapshot found */
+	for (size_t k = 0; k < hang_count(); k++) {
+		const struct hang *h = hang_at(k);
+		bool seen = false;
+		for (size_t j = 0; j < k && h->id; j++)
+			seen |= hang_at(j)->id == h->id;
+		if (seen)
+			continue;
+		const struct ctrl *c = model_find(&g_model, h->id);
+		char name[128], what[200], msg[1200];
+		if (c)
+			snprintf(name, sizeof(name), "run/hang/%s", c->slug);
+		else
+			snprintf(name, sizeof(name), "run/hang/0x%08x", h->id ? h->id : h->from);
+		size_t o = 0;
+		msg[0] = 0;
+		for (size_t j = k; j < hang_count(); j++) {
+			const struct hang *x = hang_at(j);
+			if (j != k && (!h->id || x->id != h->id))
+				continue;
+			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s%s did not return in %.0f s (%s)", o ? "; " : "",
+					      hang_what(x, what, sizeof(what)), x->secs, x->where);
+			if (o >= sizeof(msg))
+				break;
+		}
+		if (h->id && o < sizeof(msg))
+			snprintf(msg + o, sizeof(msg) - o, "; the checks that need that control are skipped (hang)");
+		struct instance hi = { .name = name, .suite = &hsuite, .def = &hdef, .ctrl = c };
+		struct result *r = new_result(rs, &hi);
+		r->verdict = VERDICT_FAIL;
+		r->message = strdup(msg);
+		print_result(r);
+	}
 }
 
 /* ---------- a wedged device (wedge.c) ---------- */
@@ -664,12 +796,19 @@ int runner_main(int argc, char **argv)
 		fprintf(stderr, "v4l2-conform: %s\n", err);
 		return untestable;
 	}
+	/* The runner's own device work is bounded: a control whose query
+	 * sleeps until killed costs one timeout here, not the run (hang.h). */
+	hang_init();
+	hang_bound(g_opts.timeout_s);
+	hang_set_where("while building the control model");
 	if (model_build(&g_dev, &g_model, err, sizeof(err))) {
 		fprintf(stderr, "v4l2-conform: %s: %s\n", g_opts.device, err);
 		return untestable;
 	}
 	if (g_opts.restore)	/* hook: journal.c */
 		return journal_restore_main(&g_dev, &g_model, g_opts.device);
+	hang_learn_model(&g_model);
+	hang_set_where("while preparing the checks");
 	mark_excluded();
 	g_missing = probe_missing_features(&g_dev, &g_model);
 	for (size_t s = 0; s < n_all_suites; s++)
@@ -722,6 +861,7 @@ int runner_main(int argc, char **argv)
 	journal_save(g_opts.device, g_opts.out_dir, &g_model, &g_snap);
 	wedge_init();	/* hook: wedge.c */
 	kmsg_fd = kmsg_open();
+	hang_bound(0);
 	/* The runner holds no handle while checks run: 'every handle closed'
 	 * must really mean every handle (persist/reopen). */
 	dev_close(&g_dev);
@@ -734,6 +874,7 @@ int runner_main(int argc, char **argv)
 	snprintf(json, sizeof(json), "%s/results.json", g_opts.out_dir);
 	const struct suite_def *cur = NULL;
 	double last_write = 0;
+	hang_results(&rs);
 	for (size_t i = 0; i < n_inst;) {
 		size_t j = i;
 		while (j < n_inst && inst[j].def == inst[i].def)
@@ -785,6 +926,10 @@ int runner_main(int argc, char **argv)
 	restore_inst.def = &restore_def;
 	restore_inst.suite = &run_suite;
 	struct result *r = new_result(&rs, &restore_inst);
+	/* A hung control is not restored: the restore would hang on it too. */
+	model_drop_hung(&g_model, &g_snap);
+	hang_bound(g_opts.timeout_s);
+	hang_set_where("while restoring the controls");
 	if (dev_open(&g_dev, g_opts.device, g_opts.libv4l2, err, sizeof(err))) {
 		/* The device went away (a camera unplugged): every verdict so
 		 * far still goes to results.json, with restore failing. */
