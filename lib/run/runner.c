@@ -21,7 +21,7 @@
 #include "check/verdict.h"
 #include "dev/wedge.h"
 #include "dev/hang.h"
-#include "ctrl/ctrl_hang.h"
+#include "run/run_hang.h"
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -163,63 +163,13 @@ static const char *missing_reason(unsigned int needs)
 	return "the driver has no control events (SUBSCRIBE_EVENT gives ENOTTY; events/supported reports it)";
 }
 
-/* ---------- a control whose ioctl hangs (dev/hang.h) ---------- */
-
-/* The skip reason of the checks that need a hung control (class "hang"):
- * one string per control, kept for the run. */
-static const char *hang_skip_reason(uint32_t id)
-{
-	static struct { uint32_t id; char *why; } known[HANG_MAX];
-	static size_t n_known;
-	const struct hang *h = hang_find(id);
-	if (!h)
-		return NULL;
-	for (size_t i = 0; i < n_known; i++)
-		if (known[i].id == id)
-			return known[i].why;
-	char r[400], why[460];
-	snprintf(why, sizeof(why), "not run: %s", hang_reason(h, r, sizeof(r)));
-	if (n_known == HANG_MAX)
-		return strdup(why);
-	known[n_known].id = id;
-	return known[n_known++].why = strdup(why);
-}
-
-/* In a check process, a control ioctl that needs a hung control is not
- * issued: the check ends here as a skip (hang_strict). */
-static void refuse_hung(const struct hang *h, const char *call)
-{
-	char r[400];
-	v_skip("stopped before %s: %s", call, hang_reason(h, r, sizeof(r)));
-}
-
+/* A check that timed out (run_batch's on_timeout): named by the control
+ * ioctl it was blocked in, if any (run_hang.c). */
 static unsigned int g_timeout_now;	/* the running definition's check timeout */
 
-/* A check timed out (run_batch's on_timeout): if its test process was
- * blocked in a control ioctl, the check fails naming the ioctl and the
- * control, and the control joins the registry before the next check
- * starts: the checks that need it from here on are skipped, not timed out. */
 static int hang_timed_out(int idx, char *msg, size_t len)
 {
-	struct hang_call c;
-	if (!hang_take_call(&c) || (!c.n && !c.next))
-		return CK_ERROR;	/* not inside a control ioctl: a plain timeout */
-	/* A NEXT query reached the control the model has after its id. */
-	uint32_t id = c.next ? model_next_id(&g_model, c.id[0], c.next) : c.n == 1 ? c.id[0] : 0;
-	char where[300], what[200], old[800];
-	snprintf(where, sizeof(where), "in %s", inst[idx].name);
-	struct hang *h = id ? hang_add(c.req, id, g_timeout_now, where) : NULL;
-	if (h) {
-		hang_learn_model(&g_model);
-		hang_what(h, what, sizeof(what));
-	} else {
-		hang_call_what(&c, what, sizeof(what));
-	}
-	snprintf(old, sizeof(old), "%s", msg);
-	snprintf(msg, len, "%s did not return in %u s (the check's timeout): its test process was killed there%s%s%s", what,
-		 g_timeout_now, h ? "; the checks that need that control from here on are skipped (hang)" : "",
-		 strstr(old, "left behind") ? "; " : "", strstr(old, "left behind") ? old : "");
-	return CK_FAILURE;
+	return run_hang_timed_out(&g_model, inst[idx].name, g_timeout_now, msg, len);
 }
 
 static void expand(const struct suite_def *s, const struct check_def *d)
@@ -261,7 +211,7 @@ static void expand(const struct suite_def *s, const struct check_def *d)
 					add_instance(s, d, c, 0, c->slug, why);
 				continue;
 			}
-			add_instance(s, d, c, 0, c->slug, hang_skip_reason(c->q.id));
+			add_instance(s, d, c, 0, c->slug, run_hang_skip_reason(c->q.id));
 		}
 		break;
 	}
@@ -309,27 +259,10 @@ static void instance_fn(int i)
 		fprintf(rf, "T %.9f\n", now_s());
 		fclose(rf);
 	}
-	/* A control whose ioctl hangs (found earlier in the run) is left out of
-	 * this process's snapshot and, for a check of the whole device, of the
-	 * loops over its model (per-item and per-control checks keep their
-	 * items); a call that needs it ends the check as a skip instead of a
-	 * timeout (dev/hang.h). */
-	hang_strict(refuse_hung);
-	uint32_t cid = in->ctrl_id;
-	if (in->def->scope == CHECK_PER_DEVICE)
-		model_drop_hung(&g_model, &g_snap);	/* a batch's process runs one definition */
-	else
-		snapshot_drop_hung(&g_model, &g_snap);
-	const struct ctrl *ctrl = cid ? model_find(&g_model, cid) : NULL;
-	if (cid && hang_find(cid))
-		v_skip("%s", hang_skip_reason(cid));
-	/* Not "hangs": an info line must not put the check's own skip in
-	 * the hang class (skip_class.c). */
-	for (size_t k = 0; !cid && k < hang_count(); k++) {
-		const struct hang *h = hang_at(k);
-		if (h->id && hang_find(h->id) == h)	/* once per control */
-			v_info("left out of this check: 0x%08x '%s' (run/hang)", h->id, h->name);
-	}
+	/* A control whose ioctl hangs (found earlier in the run): out of this
+	 * process's loops and snapshot, its calls refused (run_hang.c). */
+	const struct ctrl *ctrl = run_hang_check_start(&g_model, &g_snap, in->def->scope == CHECK_PER_DEVICE,
+						       in->ctrl_id);
 	if (dev_open(&d, g_opts.device, g_opts.libv4l2, err, sizeof(err)))
 		ck_abort_msg("cannot open the device for this check: %s", err);
 	/* Every check starts from the device's state before the run, whatever
@@ -461,7 +394,7 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 	/* A control found hung by an earlier check: its checks are skipped. */
 	for (size_t i = first; i < end; i++)
 		if (!inst[i].why && inst[i].ctrl_id && hang_find(inst[i].ctrl_id))
-			inst[i].why = hang_skip_reason(inst[i].ctrl_id);
+			inst[i].why = run_hang_skip_reason(inst[i].ctrl_id);
 	for (size_t i = first; i < end; i++)
 		n_run += !inst[i].why;
 	/* The verdict of each instance that runs, in the order they run. */
@@ -559,46 +492,17 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 }
 
 /* The controls found hung before any check ran (the model, the snapshot):
- * one failure per control, naming each ioctl of it that did not return,
- * first in the results. */
-static void hang_results(struct result_set *rs)
+ * one failure each, first in the results (run_hang.c). */
+static void add_hang_failure(const char *name, const struct ctrl *c, const char *msg, void *arg)
 {
 	static const struct check_def hdef = { "run/hang", "-",
 		"every control ioctl returns (a sleep until killed costs one timeout)", CHECK_PER_CONTROL };
 	static const struct suite_def hsuite = { "run", "run", &hdef, 1 };
-	hang_learn_model(&g_model);	/* names for the ones the snapshot found */
-	for (size_t k = 0; k < hang_count(); k++) {
-		const struct hang *h = hang_at(k);
-		bool seen = false;
-		for (size_t j = 0; j < k && h->id; j++)
-			seen |= hang_at(j)->id == h->id;
-		if (seen)
-			continue;
-		const struct ctrl *c = model_find(&g_model, h->id);
-		char name[128], what[200], msg[1200];
-		if (c)
-			snprintf(name, sizeof(name), "run/hang/%s", c->slug);
-		else
-			snprintf(name, sizeof(name), "run/hang/0x%08x", h->id ? h->id : h->from);
-		size_t o = 0;
-		msg[0] = 0;
-		for (size_t j = k; j < hang_count(); j++) {
-			const struct hang *x = hang_at(j);
-			if (j != k && (!h->id || x->id != h->id))
-				continue;
-			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s%s did not return in %.0f s (%s)", o ? "; " : "",
-					      hang_what(x, what, sizeof(what)), x->secs, x->where);
-			if (o >= sizeof(msg))
-				break;
-		}
-		if (h->id && o < sizeof(msg))
-			snprintf(msg + o, sizeof(msg) - o, "; the checks that need that control are skipped (hang)");
-		struct instance hi = { .name = name, .suite = &hsuite, .def = &hdef, .ctrl = c };
-		struct result *r = new_result(rs, &hi);
-		r->verdict = VERDICT_FAIL;
-		r->message = strdup(msg);
-		print_result(r);
-	}
+	struct instance hi = { .name = (char *)name, .suite = &hsuite, .def = &hdef, .ctrl = c };
+	struct result *r = new_result(arg, &hi);
+	r->verdict = VERDICT_FAIL;
+	r->message = strdup(msg);
+	print_result(r);
 }
 
 /* ---------- a wedged device (wedge.c) ---------- */
@@ -874,7 +778,7 @@ int runner_main(int argc, char **argv)
 	snprintf(json, sizeof(json), "%s/results.json", g_opts.out_dir);
 	const struct suite_def *cur = NULL;
 	double last_write = 0;
-	hang_results(&rs);
+	run_hang_failures(&g_model, add_hang_failure, &rs);
 	for (size_t i = 0; i < n_inst;) {
 		size_t j = i;
 		while (j < n_inst && inst[j].def == inst[i].def)
