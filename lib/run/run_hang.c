@@ -43,11 +43,14 @@ int run_hang_timed_out(const struct ctrl_model *m, const char *check, unsigned i
 	} else {
 		hang_call_what(&c, what, sizeof(what));
 	}
+	/* A process SIGKILL could not end (an uninterruptible sleep) is still
+	 * named, as run_batch says it. */
 	snprintf(old, sizeof(old), "%s", msg);
-	bool stuck = strstr(old, "left behind") != NULL;
-	snprintf(msg, len, "%s did not return in %u s (the check's timeout): its test process was killed there%s%s%s", what,
-		 timeout_s, h ? "; the checks that need that control from here on are skipped (hang)" : "",
-		 stuck ? "; " : "", stuck ? old : "");
+	const char *stuck = strstr(old, "its test process (pid");
+	snprintf(msg, len, "%s did not return in %u s (the check's timeout), where the runner sent its test process "
+		 "SIGKILL%s%s%s", what, timeout_s,
+		 h ? "; the checks that need that control from here on are skipped (hang)" : "", stuck ? "; " : "",
+		 stuck ? stuck : "");
 	return CK_FAILURE;
 }
 
