@@ -6,6 +6,7 @@ in the output, and turn into errors once the suite catches them); 'warn'
 bugs must give warnings only. Also writes the side-by-side detection table
 (v4l2-conform vs v4l2-compliance) to reports/out/fixture-detection.{md,json}.
 """
+import json
 import os
 import re
 
@@ -212,3 +213,28 @@ def test_wedged_for_good_ends_in_bounded_time(runs, bug, tmp_path):
         # find the device wedged (no check comes after it to ask).
         assert names[-1] == culprit[0], names[-5:]
     _write_reports(run, tmp_path)
+
+
+def test_slow_query_costs_one_timeout(runs):
+    """bug=brightness-sleeps (issue 21 item 5): QUERYCTRL of Brightness sleeps
+    (interruptibly) longer than a check's timeout. The run pays for it at
+    most twice: run/hang/brightness names the ioctl and the control, the
+    checks that need Brightness are skipped with reason class 'hang', no
+    check times out, and the run goes on to its restore."""
+    run = runs["brightness-sleeps"]
+    _usable(run)
+    v = run.verdicts()
+    hang = v.get("run/hang/brightness")
+    assert hang and hang["verdict"] == "fail", hang
+    assert "VIDIOC_QUERYCTRL of 0x00980900 'Brightness' did not return in" in hang["message"], hang["message"]
+    # Each bounded wait and each check timeout is one failure message part.
+    waits = sum((r.get("message") or "").count("did not return in") + (r.get("message") or "").count("Test timeout")
+                for r in v.values() if r["verdict"] == "fail")
+    assert waits <= 2, f"more than two timeouts: {waits}"
+    skipped = [n for n, r in v.items() if n.endswith("/brightness") and r["verdict"] == "skip"]
+    assert skipped, "no check of Brightness skipped"
+    for n in skipped:
+        assert "hangs" in v[n]["message"], f"{n}: {v[n]['message']}"
+    data = json.loads((run.path / "conform" / "results.json").read_text())
+    assert data["skips"]["hang"] >= len(skipped), data["skips"]
+    assert v["run/restore"]["verdict"] == "pass", v["run/restore"]

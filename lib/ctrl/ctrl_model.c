@@ -162,7 +162,7 @@ int model_build(const struct dev *d, struct ctrl_model *m, char *err, size_t err
 
 void model_free(struct ctrl_model *m)
 {
-	for (size_t i = 0; i < m->n; i++)
+	for (size_t i = 0; i < m->n + m->n_hidden; i++)
 		free(m->c[i].menu);
 	free(m->c);
 	memset(m, 0, sizeof(*m));
@@ -170,7 +170,7 @@ void model_free(struct ctrl_model *m)
 
 const struct ctrl *model_find(const struct ctrl_model *m, uint32_t id)
 {
-	for (size_t i = 0; i < m->n; i++)
+	for (size_t i = 0; i < m->n + m->n_hidden; i++)
 		if (m->c[i].q.id == id)
 			return &m->c[i];
 	return NULL;

@@ -28,6 +28,8 @@ struct ctrl {
 struct ctrl_model {
 	struct ctrl *c;
 	size_t n;
+	size_t n_hidden;		/* c[n..n+n_hidden): controls whose ioctls hang, out of every
+					 * loop over the model but still known to model_find (ctrl_hang.h) */
 	bool qext_works;		/* QUERY_EXT_CTRL answers at all */
 	uint32_t quiet_sentinel;	/* control whose change proves "no event" (events.h); 0: none */
 };

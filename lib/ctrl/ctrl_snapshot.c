@@ -1,6 +1,7 @@
 /* Snapshot/restore of every control a run may change. */
 #include "ctrl/ctrl_snapshot.h"
 #include "ctrl/ctrl_type.h"
+#include "dev/hang.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,8 @@ static bool restorable(const struct ctrl *c)
 {
 	const struct v4l2_query_ext_ctrl *q = &c->q;
 	/* Volatile values are the hardware's, not ours to put back. */
-	return !c->excluded && ctrl_readable(q) && ctrl_writable(q) && !(q->flags & V4L2_CTRL_FLAG_VOLATILE) &&
+	/* A control whose get or set hangs (dev/hang.h) is never read again. */
+	return !c->excluded && !hang_blocks_values(q->id) && ctrl_readable(q) && ctrl_writable(q) && !(q->flags & V4L2_CTRL_FLAG_VOLATILE) &&
 	       q->type != V4L2_CTRL_TYPE_BUTTON;
 }
 

@@ -1,6 +1,7 @@
 /* Device access. Every ioctl goes through dev_ioctl() so that libv4l2 can be
  * switched in for capture (format conversion) without touching the checks. */
 #include "dev/device.h"
+#include "dev/hang.h"
 #include "dev/wedge.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -23,14 +24,18 @@ int xioctl(int fd, unsigned long req, void *arg)
 int dev_ioctl(const struct dev *d, unsigned long req, void *arg)
 {
 	int r;
-	/* The ioctl in flight, for a timeout to name (wedge.h). */
+	/* A control known to hang is not asked again (hang.h). */
+	if (hang_before(req, arg))
+		return DEV_EHUNG;
+	/* The ioctl in flight, for a timeout to name (wedge.h, hang.h). */
 	wedge_ioctl_begin(req);
-	if (!d->libv4l2)
-		r = xioctl(d->fd, req, arg);
-	else {
-		do r = v4l2_ioctl(d->fd, req, arg); while (r == -1 && errno == EINTR);
-		r = r == -1 ? errno : 0;
-	}
+	hang_ioctl_begin(req, arg);
+	do
+		r = d->libv4l2 ? v4l2_ioctl(d->fd, req, arg) : ioctl(d->fd, req, arg);
+	while (r == -1 && errno == EINTR && !hang_expired());
+	bool timed_out = r == -1 && errno == EINTR;
+	r = timed_out ? DEV_EHUNG : r == -1 ? errno : 0;
+	hang_ioctl_end(timed_out);
 	wedge_ioctl_end();
 	return r;
 }
@@ -212,6 +217,7 @@ const char *errno_name(int err)
 	case ENXIO: return "ENXIO";
 	case EBADF: return "EBADF";
 	case ETIMEDOUT: return "ETIMEDOUT";
+	case DEV_EHUNG: return "no answer (the call hangs)";
 	default: {
 		static __thread char buf[24];
 		snprintf(buf, sizeof(buf), "errno %d", err);

@@ -1,5 +1,6 @@
 /* A wedged device ends the run in bounded time (see wedge.h). */
 #include "dev/wedge.h"
+#include "dev/hang.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/videodev2.h>
@@ -77,7 +78,9 @@ static void probe_child(const char *device)
 	if (fd < 0)
 		_exit(0);	/* an answer (the node may be gone): not wedged */
 	struct v4l2_capability cap;
-	struct v4l2_queryctrl qc = { .id = V4L2_CTRL_FLAG_NEXT_CTRL };
+	/* Past a control whose query is known to hang (hang.h): that one
+	 * sleeps until killed, the device still answers. */
+	struct v4l2_queryctrl qc = { .id = hang_probe_start() | V4L2_CTRL_FLAG_NEXT_CTRL };
 	ioctl(fd, VIDIOC_QUERYCAP, &cap);
 	ioctl(fd, VIDIOC_QUERYCTRL, &qc);
 	_exit(0);

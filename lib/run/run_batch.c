@@ -384,14 +384,16 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 		return end;
 	bool running = started && k == cur;
 	if (timed_out && running) {
-		char msg[300];
+		char msg[800];
 		int n = snprintf(msg, sizeof(msg), "%s", closed ? "the test process stopped in this check and did not exit within its timeout"
 								: "Test timeout expired");
 		if (stuck)
 			snprintf(msg + n, sizeof(msg) - (size_t)n,
 				 "; its test process (pid %d) did not end within %.0f s of SIGKILL (asleep in the "
 				 "kernel, not interruptible): left behind", (int)stuck, batch_reap_s);
-		set_outcome(&out[k], CK_ERROR, msg);
+		/* Before the next check starts: it must know what hangs. */
+		int rtype = b->on_timeout ? b->on_timeout(b->idx[k], msg, sizeof(msg)) : CK_ERROR;
+		set_outcome(&out[k], rtype, msg);
 		return k + 1;
 	}
 	if (WIFSIGNALED(status) && running) {

@@ -37,6 +37,10 @@ struct batch {
 	const char *rec_dir;	/* record file of instance i: rec_dir/i */
 	bool own_process;	/* each check in a process of its own (Check's
 				 * fork mode, in a child that waits for it) */
+	/* A check that timed out: may say what it was blocked in (msg, len
+	 * bytes, holds the timeout message) and return the verdict's rtype
+	 * (CK_ERROR to leave it a timeout). NULL: a timeout. */
+	int (*on_timeout)(int idx, char *msg, size_t len);
 };
 
 /* After a check's timeout the runner kills its process and waits this long

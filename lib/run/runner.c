@@ -20,6 +20,8 @@
 #include "run/run_batch.h"
 #include "check/verdict.h"
 #include "dev/wedge.h"
+#include "dev/hang.h"
+#include "run/run_hang.h"
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -42,6 +44,7 @@ struct instance {
 	const struct suite_def *suite;
 	const struct check_def *def;
 	const struct ctrl *ctrl;
+	uint32_t ctrl_id;	/* ctrl's id: a check process's model may move ctrl (model_drop_hung) */
 	long item;
 	const char *why;	/* not NULL: registered as skipped */
 };
@@ -109,6 +112,7 @@ static void add_instance(const struct suite_def *s, const struct check_def *d, c
 	in->suite = s;
 	in->def = d;
 	in->ctrl = c;
+	in->ctrl_id = c ? c->q.id : 0;
 	in->item = item;
 	in->why = why;
 }
@@ -159,6 +163,15 @@ static const char *missing_reason(unsigned int needs)
 	return "the driver has no control events (SUBSCRIBE_EVENT gives ENOTTY; events/supported reports it)";
 }
 
+/* A check that timed out (run_batch's on_timeout): named by the control
+ * ioctl it was blocked in, if any (run_hang.c). */
+static unsigned int g_timeout_now;	/* the running definition's check timeout */
+
+static int hang_timed_out(int idx, char *msg, size_t len)
+{
+	return run_hang_timed_out(&g_model, inst[idx].name, g_timeout_now, msg, len);
+}
+
 static void expand(const struct suite_def *s, const struct check_def *d)
 {
 	if (d->needs_stream && dev_is_subdev(&g_dev)) {
@@ -198,7 +211,7 @@ static void expand(const struct suite_def *s, const struct check_def *d)
 					add_instance(s, d, c, 0, c->slug, why);
 				continue;
 			}
-			add_instance(s, d, c, 0, c->slug, NULL);
+			add_instance(s, d, c, 0, c->slug, run_hang_skip_reason(c->q.id));
 		}
 		break;
 	}
@@ -246,13 +259,17 @@ static void instance_fn(int i)
 		fprintf(rf, "T %.9f\n", now_s());
 		fclose(rf);
 	}
+	/* A control whose ioctl hangs (found earlier in the run): out of this
+	 * process's loops and snapshot, its calls refused (run_hang.c). */
+	const struct ctrl *ctrl = run_hang_check_start(&g_model, &g_snap, in->def->scope == CHECK_PER_DEVICE,
+						       in->ctrl_id);
 	if (dev_open(&d, g_opts.device, g_opts.libv4l2, err, sizeof(err)))
 		ck_abort_msg("cannot open the device for this check: %s", err);
 	/* Every check starts from the device's state before the run, whatever
 	 * the previous check did or failed to undo. */
 	snapshot_reset(&d, &g_model, &g_snap);
 	ev_new_check();
-	struct check_ctx cx = { .dev = &d, .ctrl = in->ctrl, .model = &g_model, .item = in->item,
+	struct check_ctx cx = { .dev = &d, .ctrl = ctrl, .model = &g_model, .item = in->item,
 				.name = in->name };
 	in->def->fn(&cx);
 	dev_close(&d);
@@ -374,6 +391,10 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 	const struct check_def *d = inst[first].def;
 	size_t n_run = 0, before = rs->n;
 	double t0 = now_s();
+	/* A control found hung by an earlier check: its checks are skipped. */
+	for (size_t i = first; i < end; i++)
+		if (!inst[i].why && inst[i].ctrl_id && hang_find(inst[i].ctrl_id))
+			inst[i].why = run_hang_skip_reason(inst[i].ctrl_id);
 	for (size_t i = first; i < end; i++)
 		n_run += !inst[i].why;
 	/* The verdict of each instance that runs, in the order they run. */
@@ -388,7 +409,8 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 				idx[k] = (int)i;
 				names[k++] = inst[i].name;
 			}
-		struct batch b = { idx, names, n_run, instance_fn, timeout, rec_dir, own_process(d) };
+		struct batch b = { idx, names, n_run, instance_fn, timeout, rec_dir, own_process(d), hang_timed_out };
+		g_timeout_now = timeout;
 		batch_run(&b, out);
 		free(idx);
 		free(names);
@@ -467,6 +489,20 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 		print_result(r);
 	}
 	fflush(stdout);
+}
+
+/* The controls found hung before any check ran (the model, the snapshot):
+ * one failure each, first in the results (run_hang.c). */
+static void add_hang_failure(const char *name, const struct ctrl *c, const char *msg, void *arg)
+{
+	static const struct check_def hdef = { "run/hang", "-",
+		"every control ioctl returns (a sleep until killed costs one timeout)", CHECK_PER_CONTROL };
+	static const struct suite_def hsuite = { "run", "run", &hdef, 1 };
+	struct instance hi = { .name = (char *)name, .suite = &hsuite, .def = &hdef, .ctrl = c };
+	struct result *r = new_result(arg, &hi);
+	r->verdict = VERDICT_FAIL;
+	r->message = strdup(msg);
+	print_result(r);
 }
 
 /* ---------- a wedged device (wedge.c) ---------- */
@@ -664,12 +700,19 @@ int runner_main(int argc, char **argv)
 		fprintf(stderr, "v4l2-conform: %s\n", err);
 		return untestable;
 	}
+	/* The runner's own device work is bounded: a control whose query
+	 * sleeps until killed costs one timeout here, not the run (hang.h). */
+	hang_init();
+	hang_bound(g_opts.timeout_s);
+	hang_set_where("while building the control model");
 	if (model_build(&g_dev, &g_model, err, sizeof(err))) {
 		fprintf(stderr, "v4l2-conform: %s: %s\n", g_opts.device, err);
 		return untestable;
 	}
 	if (g_opts.restore)	/* hook: journal.c */
 		return journal_restore_main(&g_dev, &g_model, g_opts.device);
+	hang_learn_model(&g_model);
+	hang_set_where("while preparing the checks");
 	mark_excluded();
 	g_missing = probe_missing_features(&g_dev, &g_model);
 	for (size_t s = 0; s < n_all_suites; s++)
@@ -722,6 +765,7 @@ int runner_main(int argc, char **argv)
 	journal_save(g_opts.device, g_opts.out_dir, &g_model, &g_snap);
 	wedge_init();	/* hook: wedge.c */
 	kmsg_fd = kmsg_open();
+	hang_bound(0);
 	/* The runner holds no handle while checks run: 'every handle closed'
 	 * must really mean every handle (persist/reopen). */
 	dev_close(&g_dev);
@@ -734,6 +778,7 @@ int runner_main(int argc, char **argv)
 	snprintf(json, sizeof(json), "%s/results.json", g_opts.out_dir);
 	const struct suite_def *cur = NULL;
 	double last_write = 0;
+	run_hang_failures(&g_model, add_hang_failure, &rs);
 	for (size_t i = 0; i < n_inst;) {
 		size_t j = i;
 		while (j < n_inst && inst[j].def == inst[i].def)
@@ -785,6 +830,10 @@ int runner_main(int argc, char **argv)
 	restore_inst.def = &restore_def;
 	restore_inst.suite = &run_suite;
 	struct result *r = new_result(&rs, &restore_inst);
+	/* A hung control is not restored: the restore would hang on it too. */
+	model_drop_hung(&g_model, &g_snap);
+	hang_bound(g_opts.timeout_s);
+	hang_set_where("while restoring the controls");
 	if (dev_open(&g_dev, g_opts.device, g_opts.libv4l2, err, sizeof(err))) {
 		/* The device went away (a camera unplugged): every verdict so
 		 * far still goes to results.json, with restore failing. */
