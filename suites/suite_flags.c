@@ -32,12 +32,23 @@ static bool is_disabled_scalar(const struct ctrl *c, const struct ctrl_model *m,
 	return true;
 }
 
-/* One extended call on the control alone, value = its default. */
+/* The value the change attempts write: the current one where G_CTRL reads
+ * it (a driver that wrongly accepts the write is still caught by its
+ * answer, and the device is left as found), else the default. */
+static int64_t attempt_value(const struct dev *d, const struct ctrl *c)
+{
+	int32_t v = 0;
+	if (ctrl_is_scalar_int32(&c->q) && ctrl_get_old(d, c->q.id, &v) == 0)
+		return v;
+	return c->q.default_value;
+}
+
+/* One extended call on the control alone. */
 static int ext_one(const struct dev *d, unsigned long req, const struct ctrl *c)
 {
 	struct ext_batch b;
 	ext_init(&b, V4L2_CTRL_WHICH_CUR_VAL);
-	ext_add(&b, c, c->q.default_value);
+	ext_add(&b, c, attempt_value(d, c));
 	int e = ext_do(d, req, &b);
 	ext_free(&b);
 	return e;
@@ -62,7 +73,7 @@ static void change_refused(const struct check_ctx *cx)
 	else
 		expect_errno(e, EINVAL, "TRY_EXT_CTRLS of a DISABLED control: EINVAL or success (EX-6)");
 	if (ctrl_is_scalar_int32(&c->q)) {
-		int32_t v = (int32_t)c->q.default_value;
+		int32_t v = (int32_t)attempt_value(cx->dev, c);
 		e = ctrl_set_old(cx->dev, c->q.id, &v);
 		if (e == 0)
 			v_warn("S_CTRL of a DISABLED control succeeded: the documentation says EINVAL; the 6.1 and 6.12 "
@@ -99,7 +110,7 @@ static void permanent(const struct check_ctx *cx)
 			continue;
 		ndis++;
 		if (ctrl_is_scalar_int32(&c->q)) {
-			int32_t v = (int32_t)c->q.default_value;
+			int32_t v = (int32_t)attempt_value(cx->dev, c);
 			(void)ctrl_set_old(cx->dev, c->q.id, &v);
 		}
 		if (!ctrl_has_payload(&c->q) && c->q.type != V4L2_CTRL_TYPE_CTRL_CLASS)
