@@ -20,19 +20,12 @@ SPEC = vboard.TOP / "spec"
 PENDING_FAMILIES = ("SD-", "RQ-")
 # Statements the suite does not check yet. Each must stay visible here until
 # a check closes it (then the test asks for its removal).
-KNOWN_GAPS = {
-    # enum/flags (QC-13) fails any control DISABLED at idle, which the documentation allows: a
-    # rule decision comes first, then a fixture control that is DISABLED.
-    "DISABLED control is permanently disabled": "the fixture has no DISABLED control to refuse (EX-6)",
-    "DISABLED: change gives EINVAL": "the fixture has no DISABLED control to refuse (EX-6)",
-    "DISABLED footnote: skip or EINVAL both allowed": "the fixture has no DISABLED control (FL-1)",
-    "MIN_BUFFERS_FOR_CAPTURE read-only": "no check compares standard controls with their documented flags yet",
-}
+KNOWN_GAPS = {}
 # Checks with no fixture bug on main and no documented verdict in no-negative-case.tsv
-# ("not yet modelled" there is a to-do). The request checks have left it: request/queued
-# and request/completed fail on the fixture's request-* bugs (its request personality,
-# fx_request.c), the other three are the core's and the framework's to decide.
-KNOWN_NO_NEGATIVE = {"conc/torn-payload", "conc/torn-int64", "conc/events-under-load"}
+# ("not yet modelled" there is a to-do). None left: the conc checks fail on the fixture's
+# torn-write and event-starving bugs, request/queued and request/completed on its request-*
+# bugs (fx_request.c), the other three request checks are the core's and the framework's to decide.
+KNOWN_NO_NEGATIVE = set()
 
 
 def _kernels(row):
@@ -142,3 +135,32 @@ def test_uapi_lists_match_the_headers(kernel):
     out = subprocess.run([sys.executable, str(vboard.TOP / "tools" / "uapi_constants.py"), str(src)],
                          capture_output=True, text=True, check=True).stdout
     assert out == (SPEC / f"uapi-{kernel}.txt").read_text()
+
+
+@pytest.mark.parametrize("kernel", cov.KERNELS)
+def test_documented_read_only_list_matches_the_documentation(kernel):
+    """flags/documented-read-only (FL-15) knows every standard control whose
+    description in control.rst or ext-ctrls-*.rst calls it read-only, in the
+    documentation of that kernel (where the extracted tree is at hand)."""
+    import os
+    import re
+    from pathlib import Path
+    src = Path(os.environ.get(f"V4L2C_KSRC_{kernel.replace('.', '_')}", f"/work/vcache/ksrc-{kernel}"))
+    v4l = src / cov.DOCS / "v4l"
+    if not v4l.is_dir():
+        pytest.skip(f"no extracted linux-source {kernel} at {src}")
+    suite = (vboard.TOP / "suites" / "suite_flags.c").read_text()
+    table = suite[suite.index("doc_read_only[] = {"):]
+    known = set(re.findall(r"V4L2_CID_\w+", table[:table.index("};")]))
+    documented = {}
+    for page in [v4l / "control.rst"] + sorted(v4l.glob("ext-ctrls-*.rst")):
+        name = None
+        for n, line in enumerate(page.read_text().splitlines(), 1):
+            m = re.match(r"``(V4L2_CID_\w+)", line)
+            if m:
+                name = m.group(1)
+            elif re.search(r"read-only", line, re.I) and name:
+                documented.setdefault(name, f"{page.name}:{n}")
+    assert len(documented) >= 15, documented
+    missing = {n: where for n, where in documented.items() if n not in known}
+    assert not missing, f"{kernel}: read-only by the documentation, unknown to flags/documented-read-only: {missing}"

@@ -139,6 +139,11 @@ struct worker {
 	struct report r;
 	int last;			/* writers: index of the last value written */
 	bool done;			/* set (release) when the worker has stopped */
+	/* Where set, every worker opens its handle first and waits here for
+	 * the others: a worker's 2000 ioctls take a few milliseconds, less
+	 * than starting a thread and opening the device, so without a common
+	 * start the workers would mostly run one after the other. */
+	pthread_barrier_t *start;
 };
 
 static void *worker_fn(void *arg)
@@ -148,8 +153,12 @@ static void *worker_fn(void *arg)
 	struct dev d;
 	if (dev_reopen(w->proto, &d)) {
 		note(&w->r, ENODEV, "cannot open the device");
+		if (w->start)
+			pthread_barrier_wait(w->start);
 		return NULL;
 	}
+	if (w->start)
+		pthread_barrier_wait(w->start);
 	bool old_ok = ctrl_is_scalar_int32(&c->q);
 	unsigned k = (unsigned)w->id;
 	while (w->r.ops < OPS_PER_WORKER && now_ms() < w->deadline) {
@@ -214,14 +223,17 @@ static void judge(struct worker *ws, int n, const char *rule)
 static void run_workers(const struct check_ctx *cx, const struct valset *vs, int nw, int nr, bool old_path, struct worker *ws)
 {
 	pthread_t th[16];
+	pthread_barrier_t start;
+	ck_assert(pthread_barrier_init(&start, NULL, (unsigned)(nw + nr)) == 0);
 	int64_t deadline = now_ms() + RUN_MS;
 	for (int i = 0; i < nw + nr; i++) {
 		ws[i] = (struct worker){ .proto = cx->dev, .vs = vs, .writer = i < nw, .old_path = old_path, .id = i,
-					 .deadline = deadline, .last = -1 };
+					 .deadline = deadline, .last = -1, .start = &start };
 		ck_assert(pthread_create(&th[i], NULL, worker_fn, &ws[i]) == 0);
 	}
 	for (int i = 0; i < nw + nr; i++)
 		pthread_join(th[i], NULL);
+	pthread_barrier_destroy(&start);
 }
 
 static void final_consistent(const struct check_ctx *cx, const struct valset *vs)

@@ -1,7 +1,7 @@
 /* The suites compiled into v4l2-conform, in the order they run. */
 #include "check/registry.h"
 
-extern const struct suite_def suite_enum, suite_menu, suite_getset, suite_persist;
+extern const struct suite_def suite_enum, suite_flags, suite_menu, suite_getset, suite_persist;
 extern const struct suite_def suite_ext, suite_payload, suite_events, suite_clusters, suite_prio, suite_concurrency;
 extern const struct suite_def suite_request;
 extern const struct suite_def suite_probe, suite_lifecycle, suite_effect, suite_values,
@@ -9,6 +9,7 @@ extern const struct suite_def suite_probe, suite_lifecycle, suite_effect, suite_
 
 const struct suite_def *const all_suites[] = {
 	&suite_enum,
+	&suite_flags,
 	&suite_menu,
 	&suite_getset,
 	&suite_persist,

@@ -37,6 +37,7 @@ ALSO = {
     "QC-12": ["enum/range"], "QC-16": ["enum/range"],
     "QC-15": ["enum/qc-vs-qext"],
     "QC-17": ["enum/flags"], "FL-6": ["enum/flags"],
+    "FL-1": ["enum/private-aliases"],  # the DISABLED footnote: EINVAL cannot skip a private control
     "QM-5": ["menu/items"],
     "RQ-3": ["request/deferred", "request/queued"],  # G of an unqueued or queued request: EACCES
     "SC-8": ["getset/roundtrip"],

@@ -57,6 +57,11 @@ struct check_def {
 	bool needs_stream;		/* streams frames: needs a capture node */
 	unsigned int needs;		/* enum check_needs bits */
 	bool own_process;		/* starts threads or processes: never shares a test process */
+	/* CHECK_PER_CONTROL: also on DISABLED controls. The documentation tells
+	 * applications to ignore a DISABLED control (FL-1), so the other
+	 * checks leave it out; these are the ones about how it is reported
+	 * and refused (enumeration, flags/disabled-*). */
+	bool on_disabled;
 };
 
 struct suite_def {

@@ -206,6 +206,8 @@ static void expand(const struct suite_def *s, const struct check_def *d)
 			const char *why = NULL;
 			if (c->excluded)
 				continue;
+			if ((c->q.flags & V4L2_CTRL_FLAG_DISABLED) && !d->on_disabled)
+				continue;
 			if (d->applies && !d->applies(c, &g_model, &why)) {
 				if (why)
 					add_instance(s, d, c, 0, c->slug, why);
