@@ -70,7 +70,7 @@ $(BUILD)/%.o: %.c $(wildcard lib/*/*.h suites/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/lib/run/runner.o: $(VERSION_FILE)
+$(BUILD)/lib/run/runner.o $(BUILD)/lib/run/run_args.o: $(VERSION_FILE)
 
 # Rule id -> documentation line, for --list (spec/coverage.tsv, issue 23).
 $(BUILD)/gen/docrefs.c: spec/coverage.tsv tools/docrefs.sh
