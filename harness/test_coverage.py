@@ -122,19 +122,34 @@ def test_list_names_the_documentation(built):
     assert sum("[doc " in l for l in out.splitlines()) >= 60
 
 
+# The Debian builds whose headers stand for each kernel series: the board's
+# default 6.1 build and the 6.12 build the other boards use.
+HEADER_BUILDS = {"6.1": None, "6.12": "6.12.118+deb12-amd64"}
+
+
 @pytest.mark.parametrize("kernel", cov.KERNELS)
 def test_uapi_lists_match_the_headers(kernel):
-    """Where the extracted tree is at hand (V4L2C_KSRC_<X_Y>, default
-    /work/vcache/ksrc-X.Y), spec/uapi-X.Y.txt is what the headers say now."""
+    """spec/uapi-X.Y.txt is what the kernel's uapi headers say now: the
+    constants from the headers of a Debian build of that series (downloaded
+    by fixtures/drivers/kernel-headers.sh, as every module build does, so
+    this runs on any machine); the error codes from the documentation where
+    the extracted linux-source tree is at hand (V4L2C_KSRC_<X_Y>, default
+    /work/vcache/ksrc-X.Y; tools/uapi_constants.py KSRC writes the file)."""
     import os
     import subprocess
     from pathlib import Path
+    import uapi_constants as uc
+    rel = HEADER_BUILDS[kernel] or subprocess.run(
+        [str(vboard.TOP / "fixtures/vboard/fetch-kernel.sh"), str(vboard.TOP / "fixtures/vboard/cache")],
+        capture_output=True, text=True, check=True).stdout.strip()
+    kdir = subprocess.run([str(vboard.TOP / "fixtures/drivers/kernel-headers.sh"), rel],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    common = next(Path(kdir).parent.glob("linux-headers-*-common"))
+    table = (SPEC / f"uapi-{kernel}.txt").read_text().splitlines()
+    assert uc.constant_lines(common) == [l for l in table if not l.startswith("errno\t")], rel
     src = Path(os.environ.get(f"V4L2C_KSRC_{kernel.replace('.', '_')}", f"/work/vcache/ksrc-{kernel}"))
-    if not (src / "include/uapi/linux/videodev2.h").is_file():
-        pytest.skip(f"no extracted linux-source {kernel} at {src}")
-    out = subprocess.run([sys.executable, str(vboard.TOP / "tools" / "uapi_constants.py"), str(src)],
-                         capture_output=True, text=True, check=True).stdout
-    assert out == (SPEC / f"uapi-{kernel}.txt").read_text()
+    if (src / uc.DOCS).is_dir():
+        assert uc.errno_lines(src) == [l for l in table if l.startswith("errno\t")]
 
 
 @pytest.mark.parametrize("kernel", cov.KERNELS)

@@ -39,17 +39,26 @@ def return_codes(text):
     return re.findall(r"^(E[A-Z0-9]+)\s*$", part[1], re.M)
 
 
+def constant_lines(src):
+    """The constants' lines of the table, from the uapi headers under src
+    (an extracted linux-source tree, or a linux-headers-X-common folder)."""
+    text0 = (src / HEADERS[0]).read_text()
+    return [f"{next(p for p in PREFIXES if n.startswith(p)).rstrip('_')}\t{n}\t{HEADERS[0] if n in text0 else HEADERS[1]}"
+            for n in header_constants(src)]
+
+
+def errno_lines(src):
+    """The error codes' lines, from the documentation's Return Value sections."""
+    return [f"errno\t{code}\t{page}" for page in PAGES for code in return_codes((src / DOCS / page).read_text())]
+
+
 def main(argv):
     if len(argv) != 2 or not (Path(argv[1]) / HEADERS[0]).is_file():
         print(f"usage: {argv[0]} KSRC (an extracted linux-source tree with {HEADERS[0]})", file=sys.stderr)
         return 2
     src = Path(argv[1])
-    for name in header_constants(src):
-        kind = next(p for p in PREFIXES if name.startswith(p)).rstrip("_")
-        print(f"{kind}\t{name}\t{HEADERS[0] if name in (src / HEADERS[0]).read_text() else HEADERS[1]}")
-    for page in PAGES:
-        for code in return_codes((src / DOCS / page).read_text()):
-            print(f"errno\t{code}\t{page}")
+    for line in constant_lines(src) + errno_lines(src):
+        print(line)
     return 0
 
 
