@@ -38,23 +38,30 @@ void enum_id_loop(const struct dev *d, struct id_list *out)
 	out->aborted = true;
 }
 
+/* One query of `id | flags` by QUERY_EXT_CTRL (ext) or QUERYCTRL: its errno,
+ * and in *got the id the driver answered with. */
+static int query_by(const struct dev *d, bool ext, uint32_t id, uint32_t flags, uint32_t *got)
+{
+	int e;
+	if (ext) {
+		struct v4l2_query_ext_ctrl q = { .id = id | flags };
+		e = dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q);
+		*got = q.id;
+	} else {
+		struct v4l2_queryctrl q = { .id = id | flags };
+		e = dev_ioctl(d, VIDIOC_QUERYCTRL, &q);
+		*got = q.id;
+	}
+	return e;
+}
+
 /* The id a NEXT query from `id` reaches, asked with the other query ioctl
  * (QUERYCTRL for QUERY_EXT_CTRL and back; QC-20: both find the same
  * controls). 0 if it does not answer. */
 static uint32_t other_next(const struct dev *d, bool ext, uint32_t id, uint32_t flags)
 {
 	uint32_t got;
-	int e;
-	if (ext) {
-		struct v4l2_queryctrl q = { .id = id | flags };
-		e = dev_ioctl(d, VIDIOC_QUERYCTRL, &q);
-		got = q.id;
-	} else {
-		struct v4l2_query_ext_ctrl q = { .id = id | flags };
-		e = dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q);
-		got = q.id;
-	}
-	return e ? 0 : got & V4L2_CTRL_ID_MASK;
+	return query_by(d, !ext, id, flags, &got) ? 0 : got & V4L2_CTRL_ID_MASK;
 }
 
 /* Building the model (the runner): a query that did not return (DEV_EHUNG,
@@ -95,17 +102,8 @@ static void walk(const struct dev *d, bool ext, uint32_t flags, struct id_list *
 	for (unsigned step = 0; step < ENUM_MAX_STEPS; step++) {
 		uint32_t got = past_hang(d, ext, id, flags, false);
 		int e = 0;
-		if (got)
-			;	/* stepped over a control whose query hangs */
-		else if (ext) {
-			struct v4l2_query_ext_ctrl q = { .id = id | flags };
-			e = dev_ioctl(d, VIDIOC_QUERY_EXT_CTRL, &q);
-			got = q.id;
-		} else {
-			struct v4l2_queryctrl q = { .id = id | flags };
-			e = dev_ioctl(d, VIDIOC_QUERYCTRL, &q);
-			got = q.id;
-		}
+		if (!got)	/* else: stepped over a control whose query hangs */
+			e = query_by(d, ext, id, flags, &got);
 		if (e == DEV_EHUNG && (got = past_hang(d, ext, id, flags, true)))
 			e = 0;
 		if (e) {
