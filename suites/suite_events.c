@@ -213,6 +213,37 @@ static void ch_value_m2m(const struct check_ctx *cx, struct dev *b)
 	dev_close(b);
 }
 
+/* Change the control on the check's handle and wait for the event on b.
+ * A control whose writes complete later (a UVC asynchronous control reports
+ * completion with a status interrupt, and uvcvideo sends the event then, to
+ * every handle but the one whose write it takes as pending) may still owe the
+ * completion of a write made before this check. Its event carries the value
+ * the control had when this change was made, and this change's completion,
+ * its originator forgotten, then reaches the writer too. Neither says
+ * anything about this change: when the first event carries the old value,
+ * let this change's completion arrive, drop what both handles hold, and make
+ * the change once more on a settled device. A driver that sends the old value
+ * every time still fails. */
+static void change_and_hear(const struct check_ctx *cx, struct dev *b, int64_t *v, struct v4l2_event *ev)
+{
+	const struct ctrl *c = cx->ctrl;
+	for (int attempt = 0;; attempt++) {
+		struct ctrl_val was = { 0 };
+		expect_ok(ctrl_get(cx->dev, c, V4L2_CTRL_WHICH_CUR_VAL, &was), "G of %s", c->q.name);
+		change_value(cx->dev, c, v);
+		wait_ctrl_event(b, c->q.id, ev, "on the other handle after a change (EV-4)");
+		bool late = !ctrl_has_payload(&c->q) && (ev->u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE) &&
+			    was.v != *v && ev_value(c, ev) == as_event_value(c, was.v);
+		ctrl_val_free(&was);
+		if (!late || attempt > 0)
+			return;
+		struct v4l2_event settled;
+		wait_ctrl_event(b, c->q.id, &settled, "carrying the new value after a late event with the old one (EV-4)");
+		ev_drain(cx->dev, NULL, 0);
+		ev_drain(b, NULL, 0);
+	}
+}
+
 static void ch_value(const struct check_ctx *cx)
 {
 	const struct ctrl *c = cx->ctrl;
@@ -226,9 +257,8 @@ static void ch_value(const struct check_ctx *cx)
 	}
 	need_shared_context(cx);
 	int64_t v = 0;
-	change_value(cx->dev, c, &v);
 	struct v4l2_event ev;
-	wait_ctrl_event(&b, c->q.id, &ev, "on the other handle after a change (EV-4)");
+	change_and_hear(cx, &b, &v, &ev);
 	char s[200];
 	ev_str(&ev, s, sizeof(s));
 	ck_assert_msg(ev.u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE, "expected CH_VALUE in the event, got %s (EV-4)", s);
