@@ -103,11 +103,13 @@ static void judge_pair(const struct dev *d, const struct ctrl *c, const struct m
 	}
 	const char *there = dev_is_subdev(&o) ? "sub-device node" : "node";
 	int64_t mine0, theirs0;
-	if (!ctrl_settable_scalar(&oc) || oc.q.type != c->q.type || ctrl_get_scalar(d, c, &mine0) ||
-	    ctrl_get_scalar(&o, &oc, &theirs0)) {
-		snprintf(info + strlen(info), MSG_LEN - strlen(info), "%s%s (%s) has a %s control of this id: not compared",
-			 info[0] ? "; " : "", n->devnode, n->entity, ctrl_settable_scalar(&oc) ? "another type of" :
-			 "not settable");
+	const char *skip = !ctrl_settable_scalar(&oc) ? "that cannot be set"
+			   : oc.q.type != c->q.type ? "of another type"
+			   : ctrl_get_scalar(d, c, &mine0) || ctrl_get_scalar(&o, &oc, &theirs0) ? "that cannot be read"
+			   : NULL;
+	if (skip) {
+		snprintf(info + strlen(info), MSG_LEN - strlen(info), "%s%s (%s) has a control of this id %s: not compared",
+			 info[0] ? "; " : "", n->devnode, n->entity, skip);
 		dev_close(&o);
 		return;
 	}
@@ -151,7 +153,10 @@ static void shared(const struct check_ctx *cx)
 	if (media_graph_of_node(cx->dev->path, &g))
 		v_skip("no media device lists this node among its interfaces: no other node to compare with");
 	struct stat st;
-	stat(cx->dev->path, &st);
+	if (stat(cx->dev->path, &st)) {
+		media_graph_free(&g);
+		v_skip("cannot stat %s: %m", cx->dev->path);
+	}
 	char msg[MSG_LEN] = "", info[MSG_LEN] = "";
 	for (size_t i = 0; i < g.count; i++) {
 		const struct media_node *n = &g.n[i];
