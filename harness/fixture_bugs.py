@@ -25,7 +25,17 @@ MODULE = DRIVER_DIR / "v4l2c_fixture.ko"
 # What the frame probes need to know about the fixture's picture.
 PROFILE = vboard.TOP / "fixtures" / "boards" / "v4l2c-fixture.profile"
 COLUMNS = ["bug", "kind", "rule", "expected_checks", "status", "description"]
-KINDS = ("ioctl", "image")
+# 'subdev': a bug of the sub-device personality (fx_subdev.c, subdev=1), run
+# with v4l2-conform -m /dev/media0: its check names carry the node's entity
+# ('fx-sensor/events/initial/...') or are the graph's ('graph/graph/...'), as
+# in a media board's expectations (run_board.py).
+KINDS = ("ioctl", "image", "subdev")
+# The sub-device personality's bug=none run: the baseline of the subdev bugs,
+# and the fixture-subdev board (fixtures/boards/fixture-subdev.expect) in the
+# same boot as the other bugs.
+BASELINE_SUBDEV = "none-subdev"
+SUBDEV_BOARD = vboard.TOP / "fixtures" / "boards" / "fixture-subdev.expect"
+MEDIA = "/dev/media0"
 STATUSES = ("caught", "uncaught", "warn")
 # Bugs that leave a process asleep in the kernel for good: the module can
 # never be unloaded and the device never answers again, so each runs last in
@@ -70,6 +80,21 @@ def build_module():
     return MODULE
 
 
+def subdev_bugs(catalogue):
+    return {r["bug"] for r in catalogue if r["kind"] == "subdev"}
+
+
+def baseline_of(bug, catalogue):
+    """The bug=none run a bug is judged against: the same personality's."""
+    return BASELINE_SUBDEV if bug == BASELINE_SUBDEV or bug in subdev_bugs(catalogue) else BASELINE
+
+
+def node_check(name):
+    """'fx-sensor/events/initial/x' -> 'events/initial/x'; the graph's
+    'graph/graph/node-exists/x' -> 'graph/node-exists/x'."""
+    return name.split("/", 1)[1] if "/" in name else name
+
+
 def families(patterns):
     """--only globs for a bug's run: every check definition (family) its
     catalogue patterns name, whole. 'persist/reopen/*' -> 'persist/reopen'
@@ -86,27 +111,43 @@ def families(patterns):
 
 def only_args(bugs, catalogue):
     """{bug: extra v4l2-conform arguments}: the bug's families for a
-    catalogue bug; every check for the baseline (and for unknown names)."""
+    catalogue bug; every check for the baseline (and for unknown names).
+    A subdev bug's patterns name the node first; the graph's checks always
+    run (-m), and enum/unknown-id gives every node a run of its own."""
     pats = {r["bug"]: r["patterns"] for r in catalogue}
-    return {b: f"--only '{','.join(families(pats[b]))}'" if b in pats else "" for b in bugs}
+    sub = subdev_bugs(catalogue)
+    out = {}
+    for b in bugs:
+        if b not in pats:
+            out[b] = ""
+        elif b in sub:
+            node = [("?" if p.startswith("?") else "") + node_check(p.lstrip("?"))
+                    for p in pats[b] if not p.lstrip("?").startswith("graph/")]
+            out[b] = f"--only '{','.join(families(node) + ['enum/unknown-id'])}'"
+        else:
+            out[b] = f"--only '{','.join(families(pats[b]))}'"
+    return out
 
 
-def batch_script(bugs, device="/dev/video0", conform_args="", only=None, compliance=True):
+def batch_script(bugs, device="/dev/video0", conform_args="", only=None, compliance=True, subdev=()):
     """One boot: for every bug, load the module with it, run v4l2-conform
     (only[bug]: extra arguments, e.g. --only its families) and, with
     `compliance`, v4l2-compliance, unload. Each bug's files go to
     /share/res/<bug>/, with the kernel log of just that bug (dmesg -c) so a
-    warning is attributed."""
+    warning is attributed. The bugs in `subdev` (and BASELINE_SUBDEV, which
+    is bug=none) load with subdev=1 and run on the media device (-m)."""
     only = only or {}
     lines = script_head(["for m in videodev videobuf2-common videobuf2-v4l2 videobuf2-vmalloc; do modprobe $m; done"]) + [
         # A task in an uninterruptible sleep for 5 s is a hung task (the
         # kernel's report fails the check: s-ctrl-uninterruptible).
         "echo 5 > /proc/sys/kernel/hung_task_timeout_secs",
+        # run_bug NAME DEVICE MODULE-ARGS [v4l2-conform arguments]
         "run_bug() {",
-        "  d=/share/res/$1; b=$1; shift; mkdir -p $d",
-        "  if ! insmod /share/v4l2c_fixture.ko bug=$b; then echo failed > $d/insmod; return; fi",
-        f"  i=0; while [ ! -e {device} ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done",
-        *conform_lines(device, conform_args),
+        "  d=/share/res/$1; dev=$2; margs=$3; shift 3; mkdir -p $d",
+        "  if ! insmod /share/v4l2c_fixture.ko $margs; then echo failed > $d/insmod; return; fi",
+        "  i=0; while [ ! -e $dev ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done",
+        "  case $dev in /dev/media*) sel=-m;; *) sel=-d;; esac",
+        *[l.replace(f"-d {device}", "$sel $dev") for l in conform_lines(device, conform_args)],
     ]
     if compliance:
         # v4l2-compliance has no guard against a NEXT_CTRL walk that never
@@ -114,7 +155,7 @@ def batch_script(bugs, device="/dev/video0", conform_args="", only=None, complia
         lines += ["  if [ -e /tmp/wedged-for-good ]; then",
                   "    echo 'not run: the bug leaves the device wedged for good' > $d/compliance.txt",
                   "  else",
-                  f"    timeout 120 stdbuf -oL v4l2-compliance -d {device} > $d/compliance.txt 2>&1",
+                  "    timeout 120 stdbuf -oL v4l2-compliance $sel $dev > $d/compliance.txt 2>&1",
                   "    echo $? > $d/compliance.exit",
                   "  fi"]
     lines += [
@@ -124,25 +165,40 @@ def batch_script(bugs, device="/dev/video0", conform_args="", only=None, complia
         "}",
     ]
     for b in bugs:
+        if b == BASELINE_SUBDEV:
+            head = f"run_bug {b} {MEDIA} 'bug=none subdev=1'"
+        elif b in subdev:
+            head = f"run_bug {b} {MEDIA} 'bug={b} subdev=1'"
+        else:
+            head = f"run_bug {b} {device} bug={b}"
         if b in LAST_IN_BOOT:
             # An Oops must kill the test process, not the board.
             lines.append("echo 0 > /proc/sys/kernel/panic_on_oops; touch /tmp/wedged-for-good")
-            lines.append(f"run_bug {b} {only.get(b, '')} -t {LAST_IN_BOOT_TIMEOUT_S}")
+            lines.append(f"{head} {only.get(b, '')} -t {LAST_IN_BOOT_TIMEOUT_S}")
         else:
-            lines.append(f"run_bug {b} {only.get(b, '')}".rstrip())
+            lines.append(f"{head} {only.get(b, '')}".rstrip())
     return "\n".join(lines) + "\n"
 
 
-def run_batches(bugs, root, n=2, timeout=3000, only=None, compliance=True):
+def run_batches(bugs, root, n=2, timeout=3000, only=None, compliance=True, subdev=()):
     """Boot n boards in parallel (TCG uses one host core each). `only` and
-    `compliance` as for batch_script. Returns {bug: Path of its result dir}
-    and the BoardRun of every boot."""
+    `compliance` as for batch_script; the `subdev` bugs (and
+    BASELINE_SUBDEV) all go to the last boot, before a bug that wedges it.
+    Returns {bug: Path of its result dir} and the BoardRun of every boot."""
     files, args = [MODULE], ""
     if PROFILE.exists():
         files.append(PROFILE)
         args = f"-p /share/{PROFILE.name}"
-    return boot_batches(split_batches(bugs, n, last=LAST_IN_BOOT),
-                        lambda batch: batch_script(batch, conform_args=args, only=only, compliance=compliance),
+    plain = [b for b in bugs if b not in subdev and b != BASELINE_SUBDEV]
+    media = [b for b in bugs if b in subdev or b == BASELINE_SUBDEV]
+    batches = split_batches(plain, n, last=LAST_IN_BOOT)
+    # The last boot: measured the shorter one (6.1, 2026-12-05: 258 s of
+    # guest time beside 303 s; the sub-device runs add about 70 s).
+    tail = 1 if batches[-1][-1] in LAST_IN_BOOT else 0
+    batches[-1][len(batches[-1]) - tail:len(batches[-1]) - tail] = media
+    return boot_batches(batches,
+                        lambda batch: batch_script(batch, conform_args=args, only=only, compliance=compliance,
+                                                   subdev=subdev),
                         root, timeout, files)
 
 
@@ -158,8 +214,13 @@ class BugRun:
         return p.read_text(errors="replace").strip() if p.exists() else None
 
     @property
+    def media(self):
+        """A -m run: nodes.status and one results directory per node."""
+        return (self.path / "conform" / "nodes.status").exists()
+
+    @property
     def ran(self):
-        return (self.path / "conform" / "results.json").exists()
+        return (self.path / "conform" / "results.json").exists() or self.media
 
     def problems(self):
         """Reasons the run itself is unusable or the kernel complained."""
@@ -187,13 +248,26 @@ class BugRun:
         return out + complaints
 
     def verdicts(self):
-        data = json.loads((self.path / "conform" / "results.json").read_text())
-        return {r["name"]: r for r in data["results"]}
+        """{check name: result}; of a -m run, every node's, each name
+        'NODE/check' (the graph's too: 'graph/graph/node-exists/fx-isp'),
+        as a media board's expectations name them (run_board.py)."""
+        if not self.media:
+            data = json.loads((self.path / "conform" / "results.json").read_text())
+            return {r["name"]: r for r in data["results"]}
+        out = {}
+        for line in (self.path / "conform" / "nodes.status").read_text().splitlines():
+            node = line.split()[0]
+            res = self.path / "conform" / node / "results.json"
+            if res.exists():
+                out.update({f"{node}/{r['name']}": r for r in json.loads(res.read_text())["results"]})
+        return out
 
     def compliance(self):
         """(failed, warnings, failing test lines) from v4l2-compliance's output."""
         text = self._text("compliance.txt") or ""
-        m = re.search(r"Total for .*: (\d+), Succeeded: (\d+), Failed: (\d+), Warnings: (\d+)", text)
+        # Of -m: the Grand Total over every node of the graph.
+        m = (re.search(r"Grand Total for .*: (\d+), Succeeded: (\d+), Failed: (\d+), Warnings: (\d+)", text)
+             or re.search(r"Total for .*: (\d+), Succeeded: (\d+), Failed: (\d+), Warnings: (\d+)", text))
         fails = [l.strip() for l in text.splitlines() if l.strip().startswith("test ") and l.endswith("FAIL")]
         if not m:
             return None, None, fails
@@ -250,9 +324,9 @@ def compliance_detection(run, base):
 
 def detection_table(catalogue, runs):
     """Rows for the side-by-side table; runs maps bug -> BugRun."""
-    base = runs[BASELINE]
     rows = []
     for c in catalogue:
+        base = runs[baseline_of(c["bug"], catalogue)]
         r = runs.get(c["bug"])
         row = {"bug": c["bug"], "kind": c["kind"], "rule": c["rule"], "status": c["status"]}
         if r is None or not r.ran or not base.ran:
@@ -315,7 +389,9 @@ def check_templates(conform=vboard.BUILD / "bin" / "v4l2-conform"):
 
 def template_of(name, templates):
     """The check an instance belongs to: the longest template that is the
-    name or a path prefix of it."""
+    name or a path prefix of it (of a -m run's 'NODE/check', of 'check')."""
+    if "/" in name and name.split("/", 1)[0] not in {t.split("/", 1)[0] for t in templates}:
+        name = node_check(name)
     best = None
     for t in templates:
         if (name == t or name.startswith(t + "/")) and (best is None or len(t) > len(best)):
@@ -326,10 +402,10 @@ def template_of(name, templates):
 def caught_templates(catalogue, runs, templates):
     """Checks that some bug's run made fail (or, for 'warn' bugs, warn)
     beyond the baseline: the checks proven able to fail."""
-    base = runs[BASELINE]
-    b = base.verdicts()
     caught = set()
     for row in catalogue:
+        base = runs[baseline_of(row["bug"], catalogue)]
+        b = base.verdicts()
         run = runs.get(row["bug"])
         if run is None or not run.ran:
             continue

@@ -65,13 +65,14 @@ def runs(built):
     V4L2C_FIXTURE_REUSE=1 re-judges the last boots' results without booting
     (for editing bugs.tsv)."""
     root = vboard.BUILD / "vboard" / "pytest-fixture"
-    bugs = [fb.BASELINE] + [r["bug"] for r in CATALOGUE]
+    bugs = [fb.BASELINE] + [r["bug"] for r in CATALOGUE] + [fb.BASELINE_SUBDEV]
     if os.environ.get("V4L2C_FIXTURE_REUSE") == "1":
         dirs = fb.last_dirs(root, bugs)
     else:
         fb.build_module()
         only = None if FULL else fb.only_args(bugs, CATALOGUE)
-        dirs, boots = fb.run_batches(bugs, root, n=2, only=only, compliance=FULL)
+        dirs, boots = fb.run_batches(bugs, root, n=2, only=only, compliance=FULL,
+                                     subdev=fb.subdev_bugs(CATALOGUE))
         for b in boots:
             assert not b.hung, f"a board hung: {b.share}/console.log"
     runs = {bug: fb.BugRun(bug, d) for bug, d in dirs.items()}
@@ -98,6 +99,29 @@ def test_baseline_is_clean(runs):
         other = fb.BugRun(fb.BASELINE, d)
         _usable(other)
         assert not fb.names_with(other.verdicts(), "fail"), d
+
+
+def test_subdev_board_is_clean(runs):
+    """The sub-device personality with bug=none (subdev=1, -m /dev/media0:
+    the video node, the sensor and ISP sub-device nodes, the graph) is the
+    fixture-subdev board, run in the same boot as the bugs: no failure,
+    nothing its expectations (fixtures/boards/fixture-subdev.expect) do not
+    allow, a result set for every node of the graph."""
+    from results import Expectations
+    base = runs[fb.BASELINE_SUBDEV]
+    _usable(base)
+    v = base.verdicts()
+    nodes = {n.split("/", 1)[0] for n in v}
+    assert nodes >= {"graph", "v4l2c-fixture", "fx-sensor", "fx-isp"}, sorted(nodes)
+    exp = Expectations(fb.SUBDEV_BOARD)
+    failed = sorted(n for n in fb.names_with(v, "fail") if not exp.expected(n, "fail"))
+    assert not failed, "bug=none subdev=1 fails: " + ", ".join(failed)
+    shared = [n for n in v if "/subdev/shared/" in n]
+    assert len(shared) >= 9, shared
+    t0, t1 = (float(base._text(x)) for x in ("t0", "t1"))
+    print(f"\nfixture-subdev: {len(v)} checks, {len(fb.names_with(v, 'pass'))} pass, "
+          f"{len(fb.names_with(v, 'fail'))} fail, {len(fb.names_with(v, 'warn'))} warn, "
+          f"{len(fb.names_with(v, 'skip'))} skip, {t1 - t0:.1f} s in the guest")
 
 
 def test_no_negative_case_list_is_well_formed(built):
@@ -127,7 +151,7 @@ def test_bug_is_detected(runs, row):
     """The suite fails (or, for 'warn' bugs, warns about) exactly the checks
     the catalogue names: every new failure is explained by a pattern, and
     every pattern explains at least one failure."""
-    run, base = runs[row["bug"]], runs[fb.BASELINE]
+    run, base = runs[row["bug"]], runs[fb.baseline_of(row["bug"], CATALOGUE)]
     _usable(run)
     _usable(base)
     v, b = run.verdicts(), base.verdicts()

@@ -36,6 +36,10 @@ enum check_needs {
 	/* A video, VBI, radio, SDR, touch or metadata node, not a sub-device
 	 * node: priorities, inputs (spec SD-3). Streaming is needs_stream. */
 	NEEDS_VIDEO_NODE = 1 << 3,
+	/* A sub-device node: what it shares with the other nodes of its media
+	 * graph (spec SD-2). On any other node the check is absent, as a
+	 * check of a control type the device lacks is. */
+	NEEDS_SUBDEV_NODE = 1 << 4,
 };
 
 /* Applicability of a per-control check. Return true to run it. Return false

@@ -162,6 +162,24 @@ void media_graph_free(struct media_graph *g)
 	memset(g, 0, sizeof(*g));
 }
 
+int media_graph_of_node(const char *path, struct media_graph *g)
+{
+	struct stat st;
+	if (stat(path, &st) || !S_ISCHR(st.st_mode))
+		return -1;
+	for (int i = 0; i < 64; i++) {
+		char p[32], err[400];
+		snprintf(p, sizeof(p), "/dev/media%d", i);
+		if (access(p, F_OK) || media_graph_read(p, g, err, sizeof(err)))
+			continue;
+		for (size_t k = 0; k < g->count; k++)
+			if (g->n[k].major == major(st.st_rdev) && g->n[k].minor == minor(st.st_rdev))
+				return 0;
+		media_graph_free(g);
+	}
+	return -1;
+}
+
 enum media_node_agreement media_node_agrees(const struct media_node *n, char *why, size_t len)
 {
 	struct stat st;

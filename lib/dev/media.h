@@ -27,6 +27,10 @@ struct media_graph {
  * a media device (MEDIA_IOC_DEVICE_INFO: ...)"). */
 int media_graph_read(const char *path, struct media_graph *g, char *err, size_t errlen);
 void media_graph_free(struct media_graph *g);
+/* The graph of the media device (/dev/media0../dev/media63) that lists the
+ * node `path` (by its major:minor) among its interfaces: 0, or -1 when no
+ * media device does. */
+int media_graph_of_node(const char *path, struct media_graph *g);
 /* Does the node agree with the graph? MEDIA_NODE_OK; MEDIA_NODE_MISSING: no
  * node with the interface's major:minor (spec MC-1); MEDIA_NODE_WRONG: the
  * node is not of the interface's kind, or a sub-device node is named other

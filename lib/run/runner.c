@@ -161,6 +161,8 @@ static int hang_timed_out(int idx, char *msg, size_t len)
 
 static void expand(const struct suite_def *s, const struct check_def *d)
 {
+	if ((d->needs & NEEDS_SUBDEV_NODE) && !dev_is_subdev(&g_dev))
+		return;
 	if (d->needs_stream && dev_is_subdev(&g_dev)) {
 		add_instance(s, d, NULL, 0, "device", "a sub-device node streams no frames itself: its controls act on "
 			     "the capture node its source pad reaches (dev-subdev.rst; spec SD-3)");
