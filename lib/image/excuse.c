@@ -64,15 +64,16 @@ static char cached_seen[768];
 
 /* A picture shown to respond once is the run's answer: every check runs
  * in a process of its own, and the look costs a few settled frames. Only
- * the good answer is kept (a file beside the results, per node); a
+ * the good answer is kept (a file in the run's scratch directory, which
+ * no other run sees: an answer left in a reused output directory would
+ * have excused the next run's pictures unseen); a
  * suspect picture is looked at again by each check that would excuse
  * itself, so that each names what it saw. */
 static bool responds_file(char *path, size_t len)
 {
-	if (!g_opts.out_dir || !g_opts.device)
+	if (!g_opts.scratch_dir)
 		return false;
-	const char *base = strrchr(g_opts.device, '/');
-	snprintf(path, len, "%s/.picture-responds-%s", g_opts.out_dir, base ? base + 1 : g_opts.device);
+	snprintf(path, len, "%s/keep-picture-responds", g_opts.scratch_dir);
 	return true;
 }
 
