@@ -10,11 +10,15 @@
  *  - the board profile's scene settings are applied, capture starts, and the
  *    first frame made after them is waited for (spec section 18 stale-frame
  *    rule, lib/image/capture.c);
- *  - the noise floor: PROBE_NOISE_FRAMES frames at the original value; every
- *    tolerance is half a code value (8-bit quantisation) plus JUDGE_NOISE_K
- *    standard deviations of the statistic over those frames, nothing else;
- *  - the latency: after the first change, frames until the image changes
- *    and holds (reported, and waited for after every later change);
+ *  - the noise floor: PROBE_NOISE_FRAMES frames at the original value,
+ *    measured once per node and scene and shared (lib/image/probe_node.h);
+ *    every tolerance is half a code value (8-bit quantisation) plus
+ *    JUDGE_NOISE_K standard deviations of the statistic over those frames,
+ *    nothing else;
+ *  - the latency: after the node's first change, frames until the image
+ *    changes and holds (reported, and kept for every later probe); after a
+ *    change a probe takes the frames from the latency on until two agree
+ *    (2 frames a point on vivid, probe_session.h);
  *  - clipping guards: a step without the expected change is excused only
  *    where the region is clipped in that direction (nominal Y' 16..235,
  *    C 16..240, all but JUDGE_PCT_OUTLIERS % of the pixels); a sweep that is

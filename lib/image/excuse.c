@@ -4,6 +4,7 @@
 #include "ctrl/ctrl_value.h"
 #include "image/lifecycle.h"
 #include "image/probe_judge.h"
+#include "image/probe_node.h"
 #include "image/stats.h"
 #include "check/run_opts.h"
 #include "check/verdict.h"
@@ -116,7 +117,16 @@ bool excuse_earned(const struct dev *d, const struct ctrl_model *m, struct captu
 	seen[0] = 0;
 	if (!img.n)
 		return true;	/* nothing to show it with: the profile's choice */
+	/* How long a set may take to show: the node's latency when a probe
+	 * measured it (lib/image/probe_node.h) with two frames to spare, and at
+	 * least the whole queue (4 frames on vivid instead of 12), else the
+	 * profile's max-latency. The probes trust that latency for their own
+	 * verdicts; a control slower than it by more than two frames would be
+	 * seen as not moving the picture (a failure here, never an excuse). */
+	const int lat = probe_node_latency();
 	struct look l = { .d = d, .cap = cap, .extra = pr->max_latency };
+	if (lat >= 0)
+		l.extra = (unsigned)lat + 2 > cap->queued + 1 ? (unsigned)lat + 2 - cap->queued - 1 : 0;
 	bool earned = true, responded = false;
 	unsigned set = 0;	/* ends that could be written */
 	for (size_t i = 0; i < img.n; i++)

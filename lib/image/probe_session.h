@@ -1,7 +1,8 @@
 /* The probe session the frame-capture checks share (suites/suite_probe.c,
  * suites/suite_probe_side.c): the board profile's scene, a capture stream,
- * the control under test, the noise floor at one setting, the latency of a
- * change, and one attempt run once more on failure with the before/after
+ * the control under test, the noise floor at one setting and the latency of
+ * a change (the node's, measured once per run: probe_node.h), and one
+ * attempt run once more on failure with the before/after
  * frames saved as artifacts. Decisions are lib/image/probe_judge.h's and
  * lib/image/side_judge.h's; this file only measures. Runs inside a check. */
 #ifndef V4L2C_PROBE_SESSION_H
