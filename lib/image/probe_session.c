@@ -164,7 +164,7 @@ void probe_begin(struct probe *p, const struct check_ctx *cx)
 	probe_grab(p, &p->f);
 	p->roi = profile_roi(p->prof, p->f.width, p->f.height);
 	if (probe_node_noise(&p->f, &p->roi, p->noise)) {
-		p->have_noise = p->noise_kept = true;
+		p->have_noise = true;
 		p->tol_diff = probe_node_tol_diff(p->noise, &p->roi);
 	} else {
 		int e = capture_settle_after_change(&p->cap, 0, &p->f);

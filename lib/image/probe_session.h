@@ -44,7 +44,7 @@ struct probe {
 	/* The noise frames at the original value (the node's kept set when the
 	 * first frame showed its picture, else captured here and kept). */
 	struct frame noise[PROBE_NOISE_FRAMES];
-	bool have_noise, noise_kept;
+	bool have_noise;
 	double tol_diff;	/* frame difference of two frames of one picture; < 0 unknown */
 	unsigned long node_frames;	/* frames spent measuring the node's latency and noise */
 };
