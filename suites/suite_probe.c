@@ -10,11 +10,15 @@
  *  - the board profile's scene settings are applied, capture starts, and the
  *    first frame made after them is waited for (spec section 18 stale-frame
  *    rule, lib/image/capture.c);
- *  - the noise floor: PROBE_NOISE_FRAMES frames at the original value; every
- *    tolerance is half a code value (8-bit quantisation) plus JUDGE_NOISE_K
- *    standard deviations of the statistic over those frames, nothing else;
- *  - the latency: after the first change, frames until the image changes
- *    and holds (reported, and waited for after every later change);
+ *  - the noise floor: PROBE_NOISE_FRAMES frames at the original value,
+ *    measured once per node and scene and shared (lib/image/probe_node.h);
+ *    every tolerance is half a code value (8-bit quantisation) plus
+ *    JUDGE_NOISE_K standard deviations of the statistic over those frames,
+ *    nothing else;
+ *  - the latency: after the node's first change, frames until the image
+ *    changes and holds (reported, and kept for every later probe); after a
+ *    change a probe takes the frames from the latency on until two agree
+ *    (2 frames a point on vivid, probe_session.h);
  *  - clipping guards: a step without the expected change is excused only
  *    where the region is clipped in that direction (nominal Y' 16..235,
  *    C 16..240, all but JUDGE_PCT_OUTLIERS % of the pixels); a sweep that is
@@ -232,8 +236,8 @@ static void attempt_hue(struct probe *p, struct outcome *o)
 	memset(fr, 0, sizeof(fr));
 	int np = judge_sweep_values(&p->c->q, vals);
 
-	/* reference frame, then the rotation noise against it */
-	probe_grab(p, &ref);
+	/* reference frame (the settled first one), then the rotation noise against it */
+	frame_copy(&ref, &p->f);
 	probe_noise(p, stat_chroma, NULL, JUDGE_HALF_CODE, &base, &nmag);
 	probe_noise(p, stat_hue_rot, &ref, 0, &base, &n);
 	const double mag = nmag.mean;
@@ -473,7 +477,13 @@ static void hue_rotates(const struct check_ctx *cx) { probe_run(cx, attempt_hue)
 static void mirror(const struct check_ctx *cx) { probe_run(cx, attempt_mirror); }
 static void distinct_items(const struct check_ctx *cx) { probe_run(cx, attempt_distinct); }
 
-/* Informational: does the control change the picture at all? */
+/* Informational: does the control change the picture at all? Three points
+ * (the original value, the other, back) in PROBE_FRAMES_PER_POINT frames
+ * each: the first frame (the node's noise set shows it is settled), at most
+ * VISIBLE_WINDOW frames for the change to show, two to settle back. A
+ * control slower than that is reported as not seen within the window, with
+ * the window named. */
+#define VISIBLE_WINDOW (3 * PROBE_FRAMES_PER_POINT - 3)
 static void visible_effect(const struct check_ctx *cx)
 {
 	static struct probe p;
@@ -494,10 +504,12 @@ static void visible_effect(const struct check_ctx *cx)
 		v_skip("informational: %s = %lld cannot be set while streaming (%s)", p.c->q.name, (long long)other,
 		       errno_name(e));
 	}
-	/* Within the queue plus max-latency frames; a capture error (error
-	 * injection controls) is reported, not failed. */
+	/* Within the queue plus max-latency frames, and the window; a capture
+	 * error (error injection controls) is reported, not failed. */
 	const uint32_t mark = capture_mark(&p.cap);
-	const unsigned window = p.cap.queued + p.prof->max_latency + 1;
+	unsigned window = p.cap.queued + p.prof->max_latency + 1;
+	if (window > VISIBLE_WINDOW)
+		window = VISIBLE_WINDOW;
 	double diff = 0;
 	int latency = -1;
 	for (unsigned k = 0; k < window; k++) {
@@ -518,13 +530,15 @@ static void visible_effect(const struct check_ctx *cx)
 	}
 	w = p.orig;
 	e = ctrl_set_scalar(cx->dev, p.c, &w);
-	double back = NAN;
-	if (!e && !capture_settle_after_change(&p.cap, latency > 0 ? (unsigned)latency : 0, &p.f))
-		back = stats_frame_difference(&base, &p.f, &p.roi);
 	v_measure("frame difference", diff, "");
 	v_measure("tolerance", n.tol_diff, "");
 	const bool listed = profile_is_no_effect(p.prof, p.c->slug, p.c->q.id);
 	if (latency >= 0) {
+		double back = NAN;
+		if (!e) {
+			probe_settle(&p, &p.f);
+			back = stats_frame_difference(&base, &p.f, &p.roi);
+		}
 		v_measure("latency", latency, "frames");
 		v_point("frame difference to the original value", (double)w, 0);
 		v_point("frame difference to the original value", (double)other, diff);
@@ -540,12 +554,14 @@ static void visible_effect(const struct check_ctx *cx)
 		frame_free(&base);
 		return;
 	}
-	probe_measure_frames(&p, 3);	/* the original, the other value, and back */
+	/* Nothing changed: no frame after the return is needed. */
+	probe_measure_frames(&p, 3);
 	excuse_or_fail(cx->dev, cx->model, &p.cap, "no visible effect");	/* PB-6 */
 	probe_end(&p);
 	frame_free(&base);
-	v_skip("informational: no visible effect of %s = %lld in the region (frame difference %.2f, tolerance %.2f)",
-	       p.c->q.name, (long long)other, diff, n.tol_diff);
+	v_skip("informational: no visible effect of %s = %lld in the region within %u frames of the change (frame "
+	       "difference %.2f, tolerance %.2f; the probe's budget is %d frames a point)", p.c->q.name,
+	       (long long)other, window, diff, n.tol_diff, PROBE_FRAMES_PER_POINT);
 }
 
 /* ---------- applicability ---------- */

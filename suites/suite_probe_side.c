@@ -14,7 +14,9 @@
  * Every tolerance is half a code value plus the same measurement between
  * frames with no change (the noise floor); a flip also forgives the
  * displacement of PROBE_MIRROR_SHIFT pixels, measured on the reference. Few
- * frames per point: the session's settle plus PROBE_NOISE_FRAMES once. */
+ * frames per point: the session's settle, the node's noise frames (measured
+ * once per node and scene, probe_node.h), and no settle after the return to
+ * the original value, which no decision here reads. */
 #include "ctrl/ctrl_select.h"
 #include "ctrl/ctrl_type.h"
 #include "image/probe_judge.h"
@@ -42,23 +44,22 @@ struct side_noise {
 
 static void side_noise_of(struct probe *p, const struct frame *base, struct side_noise *sn)
 {
-	struct frame g = { 0 }, prev = { 0 };
+	/* the session's noise frames after the first (the node's kept set of
+	 * this picture, or captured now) */
+	const struct frame *nf = probe_noise_frames(p) + 1;
+	const struct frame *prev = base;
 	struct side_hist hb, hg;
 	double dsum = 0;
 	side_hist_of(base, &p->roi, &hb);
-	frame_copy(&prev, base);
 	sn->n = PROBE_NOISE_FRAMES - 1;
 	for (int i = 0; i < sn->n; i++) {
-		probe_grab(p, &g);
-		side_shift_of(base, &g, &p->roi, &sn->shift[i]);
-		side_hist_of(&g, &p->roi, &hg);
+		side_shift_of(base, &nf[i], &p->roi, &sn->shift[i]);
+		side_hist_of(&nf[i], &p->roi, &hg);
 		sn->hist[i] = side_hist_distance(&hb, &hg, NULL);
-		dsum += stats_frame_difference(&prev, &g, &p->roi);
-		frame_copy(&prev, &g);
+		dsum += stats_frame_difference(prev, &nf[i], &p->roi);
+		prev = &nf[i];
 	}
 	sn->tol_diff = JUDGE_HALF_CODE + JUDGE_NOISE_K * dsum / sn->n;
-	frame_free(&g);
-	frame_free(&prev);
 }
 
 /* The first change measures the latency the later settles wait for. */
@@ -128,8 +129,7 @@ static void attempt_keeps(struct probe *p, struct outcome *o, unsigned keep, con
 			outcome_frames(o, &base, &fr);
 		}
 	}
-	probe_set(p, p->orig);
-	probe_settle(p, &p->f);
+	probe_set(p, p->orig);	/* no decision needs the picture after it */
 	if (!judged)
 		outcome_set(o, OUT_INCONCLUSIVE, "the region is clipped at every value of %s tried", probe_ctrl_name(p));
 	if (o->kind == OUT_PASS)
@@ -190,8 +190,7 @@ static void attempt_histogram(struct probe *p, struct outcome *o)
 			    which, d, tol);
 		outcome_frames(o, &base, &fl);
 	}
-	probe_set(p, p->orig);
-	probe_settle(p, &p->f);
+	probe_set(p, p->orig);	/* no decision needs the picture after it */
 	if (o->kind == OUT_PASS)
 		snprintf(o->info, sizeof(o->info), "histogram distance %.2f codes (%s; tolerance %.2f)", d, which, tol);
 	frame_free(&base);
@@ -226,8 +225,7 @@ static void attempt_range(struct probe *p, struct outcome *o)
 	outcome_point(o, "frame difference to the previous point", (double)v[1], d_lo);
 	outcome_point(o, "frame difference to the previous point", (double)v[2], d_mid);
 	outcome_point(o, "frame difference to the previous point", (double)v[3], d_hi);
-	probe_set(p, p->orig);
-	probe_settle(p, &p->f);
+	probe_set(p, p->orig);	/* no decision needs the picture after it */
 	int excused;
 	switch (range_judge(d_lo, d_mid, d_hi, clip_lo, clip_hi, tol, &excused)) {
 	case RANGE_NO_EFFECT:

@@ -9,6 +9,10 @@ struct run_opts {
 	const char *device;
 	const char *media;		/* -m: every interface node of this media graph */
 	const char *out_dir;
+	/* The run's own directory on local storage, made fresh for each run and
+	 * emptied at its end: what checks (each in a process of its own) keep
+	 * for the checks after them (lib/image/probe_node.h). NULL: none. */
+	const char *scratch_dir;
 	const char *profile;		/* board profile (probes), NULL: none */
 	char **only;			/* globs; NULL-terminated; NULL: everything */
 	char **exclude_ctrls;		/* control slugs never to touch (a vivid 'Disconnect' button) */

@@ -4,6 +4,7 @@
 #include "ctrl/ctrl_value.h"
 #include "image/lifecycle.h"
 #include "image/probe_judge.h"
+#include "image/probe_node.h"
 #include "image/stats.h"
 #include "check/run_opts.h"
 #include "check/verdict.h"
@@ -64,15 +65,16 @@ static char cached_seen[768];
 
 /* A picture shown to respond once is the run's answer: every check runs
  * in a process of its own, and the look costs a few settled frames. Only
- * the good answer is kept (a file beside the results, per node); a
+ * the good answer is kept (a file in the run's scratch directory, which
+ * no other run sees: an answer left in a reused output directory would
+ * have excused the next run's pictures unseen); a
  * suspect picture is looked at again by each check that would excuse
  * itself, so that each names what it saw. */
 static bool responds_file(char *path, size_t len)
 {
-	if (!g_opts.out_dir || !g_opts.device)
+	if (!g_opts.scratch_dir)
 		return false;
-	const char *base = strrchr(g_opts.device, '/');
-	snprintf(path, len, "%s/.picture-responds-%s", g_opts.out_dir, base ? base + 1 : g_opts.device);
+	snprintf(path, len, "%s/keep-picture-responds", g_opts.scratch_dir);
 	return true;
 }
 
@@ -115,7 +117,16 @@ bool excuse_earned(const struct dev *d, const struct ctrl_model *m, struct captu
 	seen[0] = 0;
 	if (!img.n)
 		return true;	/* nothing to show it with: the profile's choice */
+	/* How long a set may take to show: the node's latency when a probe
+	 * measured it (lib/image/probe_node.h) with two frames to spare, and at
+	 * least the whole queue (4 frames on vivid instead of 12), else the
+	 * profile's max-latency. The probes trust that latency for their own
+	 * verdicts; a control slower than it by more than two frames would be
+	 * seen as not moving the picture (a failure here, never an excuse). */
+	const int lat = probe_node_latency();
 	struct look l = { .d = d, .cap = cap, .extra = pr->max_latency };
+	if (lat >= 0)
+		l.extra = (unsigned)lat + 2 > cap->queued + 1 ? (unsigned)lat + 2 - cap->queued - 1 : 0;
 	bool earned = true, responded = false;
 	unsigned set = 0;	/* ends that could be written */
 	for (size_t i = 0; i < img.n; i++)

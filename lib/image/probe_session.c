@@ -93,12 +93,46 @@ void probe_grab(struct probe *p, struct frame *f)
 		ck_abort_msg("capture failed: %s", p->cap.err);
 }
 
-/* The first frame made after the last change (plus the measured latency). */
+static void grab_or_abort(struct probe *p, struct frame *f)
+{
+	if (capture_next(&p->cap, f))
+		ck_abort_msg("capture failed after setting %s: %s", p->c->slug, p->cap.err);
+}
+
+/* Known latency and noise: the frames from the change's latency on until
+ * two consecutive ones agree within the noise (a control slower than the
+ * one the latency was measured with costs a frame more, never a stale
+ * frame); the newer of the two. Unknown: behind the whole queue, as the
+ * stale-frame rule of spec section 18 says without a measurement. */
 void probe_settle(struct probe *p, struct frame *f)
 {
-	int e = capture_settle_after_change(&p->cap, p->extra, f);
-	if (e)
-		ck_abort_msg("capture failed after setting %s: %s", p->c->slug, p->cap.err);
+	if (!p->latency_done || p->tol_diff < 0 || p->cap.io != CAPTURE_MMAP) {
+		int e = capture_settle_after_change(&p->cap, p->extra, f);
+		if (e)
+			ck_abort_msg("capture failed after setting %s: %s", p->c->slug, p->cap.err);
+		return;
+	}
+	const uint32_t mark = capture_mark(&p->cap);
+	const unsigned lat = p->latency > 0 ? (unsigned)p->latency : 1;
+	/* made before the latency had passed: not converted */
+	for (unsigned k = 0;; k++) {
+		grab_or_abort(p, f);
+		if ((int32_t)(f->sequence - (mark + lat)) >= 0 || !f->seq_from_driver || k >= lat + CAPTURE_MAX_BUFS)
+			break;
+	}
+	static struct frame g;
+	for (unsigned k = 0; k < PROBE_HOLD_FRAMES; k++) {
+		grab_or_abort(p, &g);
+		const bool held = stats_frame_difference(f, &g, &p->roi) <= p->tol_diff;
+		frame_copy(f, &g);
+		if (held)
+			return;
+	}
+	if (!p->hold_noted) {
+		v_info("the picture did not hold still within %u frames of a change (frame difference above %.2f): "
+		       "the last frame taken as it is", lat + PROBE_HOLD_FRAMES, p->tol_diff);
+		p->hold_noted = true;
+	}
 }
 
 void probe_begin(struct probe *p, const struct check_ctx *cx)
@@ -107,7 +141,9 @@ void probe_begin(struct probe *p, const struct check_ctx *cx)
 	p->cx = cx;
 	p->c = cx->ctrl;
 	p->prof = profile_load_or_exit(g_opts.profile);
-	p->latency = -1;
+	p->latency = probe_node_latency();	/* an earlier probe's of this node */
+	p->latency_done = p->latency >= 0;
+	p->tol_diff = -1;
 	g_probe = p;
 	atexit(close_capture);
 	profile_apply_scene(cx->dev, cx->model, p->prof, p->c);
@@ -122,8 +158,19 @@ void probe_begin(struct probe *p, const struct check_ctx *cx)
 	p->cap_open = true;
 	char desc[128];
 	v_info("capture %s", capture_describe(&p->cap, desc, sizeof(desc)));
-	probe_settle(p, &p->f);	/* the scene settings are in place */
+	/* The first frame: when it is the picture of a noise set the node kept,
+	 * the scene is in place (that set was measured settled). Otherwise
+	 * behind the whole queue, as before any measurement. */
+	probe_grab(p, &p->f);
 	p->roi = profile_roi(p->prof, p->f.width, p->f.height);
+	if (probe_node_noise(&p->f, &p->roi, p->noise)) {
+		p->have_noise = true;
+		p->tol_diff = probe_node_tol_diff(p->noise, &p->roi);
+	} else {
+		int e = capture_settle_after_change(&p->cap, 0, &p->f);
+		if (e)
+			ck_abort_msg("capture failed after the scene settings: %s", p->cap.err);
+	}
 	p->orig = probe_get(p);
 }
 
@@ -131,6 +178,8 @@ void probe_end(struct probe *p)
 {
 	close_capture();
 	frame_free(&p->f);
+	for (int i = 0; i < PROBE_NOISE_FRAMES; i++)
+		frame_free(&p->noise[i]);
 	g_probe = NULL;
 }
 
@@ -141,6 +190,7 @@ void probe_end(struct probe *p)
 bool probe_wait_for_effect(struct probe *p, const struct frame *before, double tol_diff, struct frame *f,
 			    struct outcome *o)
 {
+	const unsigned long f0 = p->cap.frames;
 	const uint32_t mark = capture_mark(&p->cap);
 	const unsigned window = p->cap.queued + p->prof->max_latency + 1;
 	struct frame g = { 0 };
@@ -167,7 +217,11 @@ bool probe_wait_for_effect(struct probe *p, const struct frame *before, double t
 		p->latency_done = true;
 		unsigned q = p->cap.queued;
 		p->extra = p->latency > (int)q + 1 ? (unsigned)p->latency - q - 1 : 0;
+		probe_node_keep_latency(p->latency);
 	}
+	p->node_frames += p->cap.frames - f0;
+	if (p->tol_diff < 0)
+		p->tol_diff = tol_diff;
 	frame_free(&g);
 	return changed;
 }
@@ -181,12 +235,28 @@ void probe_noise_free(struct probe_noise *n)
 	n->lo = n->hi = NULL;
 }
 
-/* PROBE_NOISE_FRAMES frames at the current setting; the last one stays in `last`. */
+const struct frame *probe_noise_frames(struct probe *p)
+{
+	if (p->have_noise)
+		return p->noise;
+	const unsigned long f0 = p->cap.frames;
+	for (int i = 0; i < PROBE_NOISE_FRAMES; i++)
+		probe_grab(p, &p->noise[i]);
+	p->node_frames += p->cap.frames - f0;
+	p->have_noise = true;
+	frame_copy(&p->f, &p->noise[PROBE_NOISE_FRAMES - 1]);
+	p->tol_diff = probe_node_tol_diff(p->noise, &p->roi);
+	probe_node_keep_noise(p->noise);
+	return p->noise;
+}
+
+/* The noise frames' statistics; `last` gets the newest frame at the setting. */
 void probe_noise(struct probe *p, stat_fn fn, const struct frame *ref, double floor_, struct frame *last,
 			  struct probe_noise *n)
 {
 	double s[PROBE_NOISE_FRAMES], dsum = 0, msum = 0;
-	struct frame prev = { 0 };
+	const struct frame *nf = probe_noise_frames(p);
+	const struct frame *prev = NULL;
 	const struct roi *r = &p->roi;
 	const size_t npix = (size_t)r->w * r->h;
 	n->lo = malloc(npix);
@@ -195,23 +265,23 @@ void probe_noise(struct probe *p, stat_fn fn, const struct frame *ref, double fl
 	memset(n->lo, 255, npix);
 	memset(n->hi, 0, npix);
 	for (int i = 0; i < PROBE_NOISE_FRAMES; i++) {
-		probe_grab(p, last);
+		const struct frame *cur = &nf[i];
 		for (unsigned y = 0; y < r->h; y++) {
-			const uint8_t *py = last->y + (size_t)(r->y + y) * last->width + r->x;
+			const uint8_t *py = cur->y + (size_t)(r->y + y) * cur->width + r->x;
 			uint8_t *lo = n->lo + (size_t)y * r->w, *hi = n->hi + (size_t)y * r->w;
 			for (unsigned x = 0; x < r->w; x++) {
 				lo[x] = py[x] < lo[x] ? py[x] : lo[x];
 				hi[x] = py[x] > hi[x] ? py[x] : hi[x];
 			}
 		}
-		s[i] = fn ? fn(last, &p->roi, ref) : 0;
-		if (i) {
-			dsum += stats_frame_difference(&prev, last, &p->roi);
-			msum += stats_luma_mad(&prev, last, &p->roi, MIRROR_NONE);
+		s[i] = fn ? fn(cur, &p->roi, ref) : 0;
+		if (prev) {
+			dsum += stats_frame_difference(prev, cur, &p->roi);
+			msum += stats_luma_mad(prev, cur, &p->roi, MIRROR_NONE);
 		}
-		frame_copy(&prev, last);
+		prev = cur;
 	}
-	frame_free(&prev);
+	frame_copy(last, &p->f);
 	struct judge_noise jn;
 	judge_noise_of(s, PROBE_NOISE_FRAMES, floor_, &jn);
 	n->mean = jn.mean;
@@ -252,8 +322,10 @@ static void save_artifacts(const struct probe *p, const struct outcome *o)
 void probe_measure_frames(const struct probe *p, int points)
 {
 	v_measure("frames", (double)p->cap.frames, "frames");
+	if (p->node_frames)
+		v_measure("node latency and noise frames", (double)p->node_frames, "frames");
 	if (points > 0)
-		v_measure("frames per point", (double)p->cap.frames / points, "frames");
+		v_measure("frames per point", (double)(p->cap.frames - p->node_frames) / points, "frames");
 }
 
 static void record(const struct outcome *o)

@@ -1,7 +1,8 @@
 /* The probe session the frame-capture checks share (suites/suite_probe.c,
  * suites/suite_probe_side.c): the board profile's scene, a capture stream,
- * the control under test, the noise floor at one setting, the latency of a
- * change, and one attempt run once more on failure with the before/after
+ * the control under test, the noise floor at one setting and the latency of
+ * a change (the node's, measured once per run: probe_node.h), and one
+ * attempt run once more on failure with the before/after
  * frames saved as artifacts. Decisions are lib/image/probe_judge.h's and
  * lib/image/side_judge.h's; this file only measures. Runs inside a check. */
 #ifndef V4L2C_PROBE_SESSION_H
@@ -13,10 +14,18 @@
 #include "image/profile.h"
 #include "check/registry.h"
 #include "image/stats.h"
+#include "image/probe_node.h"
 
-#define PROBE_NOISE_FRAMES 5	/* frames at one setting for the noise floor */
 #define PROBE_MIRROR_SHIFT 2	/* pixels a flip may move the image by (a 4:2:2 or Bayer pixel pair) */
 #define PROBE_MAX_POINTS 64
+/* The frame budget of a probe (issue 24): frames a measured point may cost,
+ * settling included; the latency and noise the node's first probe measures
+ * are counted apart (probe_node.h). */
+#define PROBE_FRAMES_PER_POINT 3
+/* After a change: frames past the node's latency a settle waits for the
+ * picture to hold still (two consecutive frames alike) before it takes the
+ * last one as it is. */
+#define PROBE_HOLD_FRAMES 3
 
 struct probe {
 	const struct check_ctx *cx;
@@ -27,10 +36,17 @@ struct probe {
 	struct roi roi;
 	unsigned extra;		/* frames to wait beyond the queue after a change (latency) */
 	int latency;		/* frames from a change to its effect, -1 not measured */
-	bool latency_done;
+	bool latency_done;	/* measured, here or by an earlier probe of the node */
 	bool latency_noted;	/* 'not measured' said once */
-	struct frame f;		/* scratch */
+	bool hold_noted;	/* 'did not hold still' said once */
+	struct frame f;		/* the newest settled frame */
 	int64_t orig;
+	/* The noise frames at the original value (the node's kept set when the
+	 * first frame showed its picture, else captured here and kept). */
+	struct frame noise[PROBE_NOISE_FRAMES];
+	bool have_noise;
+	double tol_diff;	/* frame difference of two frames of one picture; < 0 unknown */
+	unsigned long node_frames;	/* frames spent measuring the node's latency and noise */
 };
 
 /* What an attempt found. */
@@ -66,8 +82,11 @@ static inline const char *probe_ctrl_name(const struct probe *p)
 int64_t probe_get(struct probe *p);
 /* Set the probed control; returns what the driver stored. */
 int64_t probe_set(struct probe *p, int64_t v);
-/* The next frame; the first frame made after the last change (plus the
- * measured latency). Both abort the check on a capture error. */
+/* The next frame; the frame that shows the last change: from the node's
+ * latency on, the first that the next frame confirms (PROBE_HOLD_FRAMES
+ * more at most, then the last as it is; before the latency is known, the
+ * first frame made after the change behind the whole queue). Both abort the
+ * check on a capture error. */
 void probe_grab(struct probe *p, struct frame *f);
 void probe_settle(struct probe *p, struct frame *f);
 /* Frames until the image differs from `before` and holds still, counted
@@ -87,9 +106,12 @@ struct probe_noise {
 	uint8_t *lo, *hi;	/* per-pixel luma range over the frames, region-sized */
 };
 void probe_noise_free(struct probe_noise *n);
+/* The noise frames (probe_noise's), captured now unless known. */
+const struct frame *probe_noise_frames(struct probe *p);
 typedef double (*stat_fn)(const struct frame *f, const struct roi *r, const struct frame *ref);
-/* PROBE_NOISE_FRAMES frames at the current setting (fn: the statistic, may
- * be NULL); the last frame stays in `last`. */
+/* The noise of PROBE_NOISE_FRAMES frames at the current setting (fn: the
+ * statistic, may be NULL): the node's kept set of this picture, else frames
+ * captured now (and kept). `last` gets the newest frame at the setting. */
 void probe_noise(struct probe *p, stat_fn fn, const struct frame *ref, double floor_, struct frame *last,
 		 struct probe_noise *n);
 
@@ -98,7 +120,8 @@ typedef void (*attempt_fn)(struct probe *p, struct outcome *o);
  * records the measurements, saves the frames of a failure, and ends the
  * check with its verdict. */
 void probe_run(const struct check_ctx *cx, attempt_fn fn);
-/* What the probe cost in frames, and per measured point. */
+/* What the probe cost in frames, and per measured point (the node's
+ * latency and noise, measured by its first probe, counted apart). */
 void probe_measure_frames(const struct probe *p, int points);
 /* Gain and exposure: their automatic mode turned off first where it makes
  * them inactive (skip when it cannot be). */

@@ -23,6 +23,7 @@
 #include "dev/hang.h"
 #include "run/run_hang.h"
 #include "run/run_args.h"
+#include "image/probe_node.h"
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -649,6 +650,7 @@ int runner_main(int argc, char **argv)
 		snprintf(rec_dir, sizeof(rec_dir), "%s/.records", g_opts.out_dir);
 		mkdir(rec_dir, 0755);
 	}
+	g_opts.scratch_dir = rec_dir;
 	char artifacts[1024];
 	snprintf(artifacts, sizeof(artifacts), "%s/artifacts", g_opts.out_dir);
 	mkdir(artifacts, 0755);
@@ -747,6 +749,7 @@ int runner_main(int argc, char **argv)
 		run_info(&ri, started, now_s() - t0);
 		if (results_write_json(json, &rs, &ri))
 			fprintf(stderr, "v4l2-conform: cannot write %s: %s\n", json, strerror(errno));
+		probe_node_clear(rec_dir);
 		rmdir(rec_dir);
 		return 1;
 	}
@@ -766,6 +769,7 @@ int runner_main(int argc, char **argv)
 	run_info(&ri, started, now_s() - t0);
 	if (results_write_json(json, &rs, &ri))
 		fprintf(stderr, "v4l2-conform: cannot write %s: %s\n", json, strerror(errno));
+	probe_node_clear(rec_dir);
 	rmdir(rec_dir);
 	printf("summary: %zu checks: %zu pass, %zu fail, %zu warn, %zu skip in %.1f s; results in %s\n", rs.n,
 	       c[VERDICT_PASS], c[VERDICT_FAIL], c[VERDICT_WARN], c[VERDICT_SKIP], now_s() - t0, json);
