@@ -39,6 +39,20 @@ LAST_IN_BOOT_TIMEOUT_S = 10
 # messages under TCG and probes that passed on their retry. They never make a
 # 'warn' bug's result, unless its patterns name them.
 NOISE_WARNINGS = ("kernel/*", "probe/*")
+# The baselines of the driver's other personalities, run in the same boots as
+# the bugs: the module arguments of each, and the prefix of the bugs that
+# imply it (their new failures are counted against that baseline). The
+# memory-to-memory personality (fx_m2m.c) is fixtures/boards/fixture-m2m.expect.
+PERSONALITIES = {"m2m-none": ("bug=none m2m=1", "m2m-")}
+
+
+def baseline_of(bug):
+    """The run a bug's failures are counted against: its personality's
+    bug=none, or bug=none."""
+    for name, (_, prefix) in PERSONALITIES.items():
+        if bug.startswith(prefix) and bug != name:
+            return name
+    return BASELINE
 
 
 def read_catalogue(path=CATALOGUE):
@@ -104,7 +118,11 @@ def batch_script(bugs, device="/dev/video0", conform_args="", only=None, complia
         "echo 5 > /proc/sys/kernel/hung_task_timeout_secs",
         "run_bug() {",
         "  d=/share/res/$1; b=$1; shift; mkdir -p $d",
-        "  if ! insmod /share/v4l2c_fixture.ko bug=$b; then echo failed > $d/insmod; return; fi",
+        "  case $b in",
+        *[f"    {name}) a='{args}';;" for name, (args, _) in PERSONALITIES.items()],
+        "    *) a=bug=$b;;",
+        "  esac",
+        "  if ! insmod /share/v4l2c_fixture.ko $a; then echo failed > $d/insmod; return; fi",
         f"  i=0; while [ ! -e {device} ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done",
         *conform_lines(device, conform_args),
     ]

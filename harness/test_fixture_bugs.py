@@ -65,7 +65,7 @@ def runs(built):
     V4L2C_FIXTURE_REUSE=1 re-judges the last boots' results without booting
     (for editing bugs.tsv)."""
     root = vboard.BUILD / "vboard" / "pytest-fixture"
-    bugs = [fb.BASELINE] + [r["bug"] for r in CATALOGUE]
+    bugs = [fb.BASELINE] + list(fb.PERSONALITIES) + [r["bug"] for r in CATALOGUE]
     if os.environ.get("V4L2C_FIXTURE_REUSE") == "1":
         dirs = fb.last_dirs(root, bugs)
     else:
@@ -100,6 +100,18 @@ def test_baseline_is_clean(runs):
         assert not fb.names_with(other.verdicts(), "fail"), d
 
 
+@pytest.mark.parametrize("name", list(fb.PERSONALITIES))
+def test_personality_baseline_is_clean(runs, name):
+    """bug=none in the driver's other personalities (m2m=1: a converter
+    node, a context per handle): loads, unloads, and nothing fails. The
+    fixture-m2m board (fixtures/boards/fixture-m2m.expect), in the bugs'
+    boots."""
+    base = runs[name]
+    _usable(base)
+    failed = sorted(fb.names_with(base.verdicts(), "fail"))
+    assert not failed, f"{name} fails: " + ", ".join(failed)
+
+
 def test_no_negative_case_list_is_well_formed(built):
     """Every entry names an existing check and says why."""
     templates = set(fb.check_templates())
@@ -127,7 +139,7 @@ def test_bug_is_detected(runs, row):
     """The suite fails (or, for 'warn' bugs, warns about) exactly the checks
     the catalogue names: every new failure is explained by a pattern, and
     every pattern explains at least one failure."""
-    run, base = runs[row["bug"]], runs[fb.BASELINE]
+    run, base = runs[row["bug"]], runs[fb.baseline_of(row["bug"])]
     _usable(run)
     _usable(base)
     v, b = run.verdicts(), base.verdicts()
