@@ -49,6 +49,12 @@ LAST_IN_BOOT_TIMEOUT_S = 10
 # messages under TCG and probes that passed on their retry. They never make a
 # 'warn' bug's result, unless its patterns name them.
 NOISE_WARNINGS = ("kernel/*", "probe/*")
+# The baselines of the driver's other personalities, run in the same boots as
+# the bugs: the module arguments of each, and the prefix of the bugs that
+# imply it (their new failures are counted against that baseline). The
+# memory-to-memory personality (fx_m2m.c) is fixtures/boards/fixture-m2m.expect.
+PERSONALITIES = {"m2m-none": ("bug=none m2m=1", "m2m-")}
+
 
 
 def read_catalogue(path=CATALOGUE):
@@ -85,8 +91,14 @@ def subdev_bugs(catalogue):
 
 
 def baseline_of(bug, catalogue):
-    """The bug=none run a bug is judged against: the same personality's."""
-    return BASELINE_SUBDEV if bug == BASELINE_SUBDEV or bug in subdev_bugs(catalogue) else BASELINE
+    """The bug=none run a bug is judged against: the same personality's
+    (sub-device, PERSONALITIES), or bug=none."""
+    if bug == BASELINE_SUBDEV or bug in subdev_bugs(catalogue):
+        return BASELINE_SUBDEV
+    for name, (_, prefix) in PERSONALITIES.items():
+        if bug.startswith(prefix) and bug != name:
+            return name
+    return BASELINE
 
 
 def node_check(name):
@@ -169,6 +181,8 @@ def batch_script(bugs, device="/dev/video0", conform_args="", only=None, complia
             head = f"run_bug {b} {MEDIA} 'bug=none subdev=1'"
         elif b in subdev:
             head = f"run_bug {b} {MEDIA} 'bug={b} subdev=1'"
+        elif b in PERSONALITIES:
+            head = f"run_bug {b} {device} '{PERSONALITIES[b][0]}'"
         else:
             head = f"run_bug {b} {device} bug={b}"
         if b in LAST_IN_BOOT:

@@ -65,7 +65,7 @@ def runs(built):
     V4L2C_FIXTURE_REUSE=1 re-judges the last boots' results without booting
     (for editing bugs.tsv)."""
     root = vboard.BUILD / "vboard" / "pytest-fixture"
-    bugs = [fb.BASELINE] + [r["bug"] for r in CATALOGUE] + [fb.BASELINE_SUBDEV]
+    bugs = [fb.BASELINE] + list(fb.PERSONALITIES) + [r["bug"] for r in CATALOGUE] + [fb.BASELINE_SUBDEV]
     if os.environ.get("V4L2C_FIXTURE_REUSE") == "1":
         dirs = fb.last_dirs(root, bugs)
     else:
@@ -122,6 +122,18 @@ def test_subdev_board_is_clean(runs):
     print(f"\nfixture-subdev: {len(v)} checks, {len(fb.names_with(v, 'pass'))} pass, "
           f"{len(fb.names_with(v, 'fail'))} fail, {len(fb.names_with(v, 'warn'))} warn, "
           f"{len(fb.names_with(v, 'skip'))} skip, {t1 - t0:.1f} s in the guest")
+
+
+@pytest.mark.parametrize("name", list(fb.PERSONALITIES))
+def test_personality_baseline_is_clean(runs, name):
+    """bug=none in the driver's other personalities (m2m=1: a converter
+    node, a context per handle): loads, unloads, and nothing fails. The
+    fixture-m2m board (fixtures/boards/fixture-m2m.expect), in the bugs'
+    boots."""
+    base = runs[name]
+    _usable(base)
+    failed = sorted(fb.names_with(base.verdicts(), "fail"))
+    assert not failed, f"{name} fails: " + ", ".join(failed)
 
 
 def test_no_negative_case_list_is_well_formed(built):

@@ -144,14 +144,18 @@ struct worker {
 	 * than starting a thread and opening the device, so without a common
 	 * start the workers would mostly run one after the other. */
 	pthread_barrier_t *start;
+	/* Work through proto itself instead of a handle of its own (an M2M
+	 * context's only handle, shared by threads). */
+	bool same_handle;
 };
 
 static void *worker_fn(void *arg)
 {
 	struct worker *w = arg;
 	const struct ctrl *c = w->vs->c;
-	struct dev d;
-	if (dev_reopen(w->proto, &d)) {
+	struct dev own;
+	const struct dev *d = w->same_handle ? w->proto : &own;
+	if (!w->same_handle && dev_reopen(w->proto, &own)) {
 		note(&w->r, ENODEV, "cannot open the device");
 		if (w->start)
 			pthread_barrier_wait(w->start);
@@ -168,11 +172,11 @@ static void *worker_fn(void *arg)
 			int e;
 			if (old) {
 				int32_t v = (int32_t)w->vs->v[i].v;
-				e = ctrl_set_old(&d, c->q.id, &v);
+				e = ctrl_set_old(d, c->q.id, &v);
 			} else {
 				struct ctrl_val v;
 				ctrl_val_copy(c, &v, &w->vs->v[i]);
-				e = ctrl_set(&d, c, &v);
+				e = ctrl_set(d, c, &v);
 				ctrl_val_free(&v);
 			}
 			if (e)
@@ -184,10 +188,10 @@ static void *worker_fn(void *arg)
 			int e;
 			if (old) {
 				int32_t v = 0;
-				e = ctrl_get_old(&d, c->q.id, &v);
+				e = ctrl_get_old(d, c->q.id, &v);
 				got.v = v;
 			} else {
-				e = ctrl_get(&d, c, V4L2_CTRL_WHICH_CUR_VAL, &got);
+				e = ctrl_get(d, c, V4L2_CTRL_WHICH_CUR_VAL, &got);
 			}
 			if (e) {
 				note(&w->r, e, "%s gave %s", old ? "G_CTRL" : "G_EXT_CTRLS", errno_name(e));
@@ -202,7 +206,8 @@ static void *worker_fn(void *arg)
 		w->r.ops++;
 		k += 2;
 	}
-	dev_close(&d);
+	if (!w->same_handle)
+		dev_close(&own);
 	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -329,18 +334,12 @@ static void *owner_fn(void *arg)
 	return NULL;
 }
 
-/* These checks read, on one handle, what threads did through others. On a
- * memory-to-memory node each handle is its own context (PE-2): there is no
- * shared value to read back nor cross-handle event to count. */
-static void need_shared_context(const struct check_ctx *cx)
-{
-	if (dev_is_m2m(cx->dev))
-		v_skip("M2M node: each handle is its own context (PE-2); nothing is shared between the threads' handles");
-}
-
+/* Each thread its own handle and control. Where values are the device's
+ * (PE-1) the check's handle then reads what each thread set last; on a
+ * memory-to-memory node every thread's handle is a context of its own
+ * (PE-2), and the check's handle, another context, reads what it had. */
 static void different_controls(const struct check_ctx *cx)
 {
-	need_shared_context(cx);
 	const struct ctrl *pick[6];
 	size_t n = ext_pick_plain(cx->model, 0, NULL, 0, pick, 6);
 	if (n < 2)
@@ -362,10 +361,14 @@ static void different_controls(const struct check_ctx *cx)
 		if (os[i].r.what[0])
 			ck_abort_msg("expected each thread to read back what it set on its own control, got: %s (SC-15)", os[i].r.what);
 	}
+	bool m2m = dev_is_m2m(cx->dev);
 	for (size_t i = 0; i < n; i++) {
 		int64_t got = 0;
 		expect_ok(ctrl_get_scalar(cx->dev, pick[i], &got), "G of %s after the run", pick[i]->q.name);
-		if (os[i].wrote)
+		if (m2m)
+			expect_eq(got, os[i].vals[0], "%s after the run on an M2M node: this context's own value, untouched by "
+				  "the threads' contexts (PE-2)", pick[i]->q.name);
+		else if (os[i].wrote)
 			expect_eq(got, os[i].last, "%s after the run: the last value its thread set (SC-15)", pick[i]->q.name);
 	}
 	v_measure("ioctls", (double)ops, "ops");
@@ -441,18 +444,22 @@ static void processes(const struct check_ctx *cx)
 
 /* ---------- events under load ---------- */
 
+/* The writers' changes reach the subscriber's handle: where values are the
+ * device's (PE-1) each writer has a handle of its own; on a memory-to-memory
+ * node, whose handles are contexts of their own (PE-2), they write through
+ * the subscriber's handle, which hears them with ALLOW_FEEDBACK (EV-4). */
 static void events_load(const struct check_ctx *cx)
 {
-	need_shared_context(cx);
 	struct valset vs;
 	const struct ctrl *c = pick_shared_control(cx, &vs);
-	expect_ok(ev_subscribe(cx->dev, c->q.id, 0), "SUBSCRIBE %s", c->q.name);
+	bool m2m = dev_is_m2m(cx->dev);
+	expect_ok(ev_subscribe(cx->dev, c->q.id, m2m ? V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK : 0), "SUBSCRIBE %s", c->q.name);
 	struct worker ws[2];
 	pthread_t th[2];
 	int64_t deadline = now_ms() + RUN_MS;
 	for (int i = 0; i < 2; i++) {
 		ws[i] = (struct worker){ .proto = cx->dev, .vs = &vs, .writer = true, .old_path = true, .id = i,
-					 .deadline = deadline, .last = -1 };
+					 .deadline = deadline, .last = -1, .same_handle = m2m };
 		ck_assert(pthread_create(&th[i], NULL, worker_fn, &ws[i]) == 0);
 	}
 	unsigned long nev = 0;

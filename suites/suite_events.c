@@ -184,32 +184,62 @@ static void initial(const struct check_ctx *cx)
 	expect_errno(ev_dequeue(cx->dev, &more), ENOENT, "a second DQEVENT: SEND_INITIAL queues exactly one event (EV-2)");
 }
 
-/* These checks watch one handle's change arrive on another. On a
- * memory-to-memory node every handle is its own context with its own values
- * (PE-2): there is nothing to deliver, and events/ch-value checks that
- * nothing is. */
-static void need_shared_context(const struct check_ctx *cx)
+/* Who makes a change and who hears of it. Where values are the device's
+ * (PE-1), a change made through one handle reaches every other (EV-4): the
+ * checks make it on one handle and listen on another. On a memory-to-memory
+ * node every handle is a context of its own (PE-2): a context's only handle
+ * is the one that changes it, and it hears its own changes when it
+ * subscribed with ALLOW_FEEDBACK (EV-4), so the checks make the change and
+ * listen there (events/ch-value checks that other contexts hear nothing). */
+struct talk {
+	const struct dev *setter, *hearer;
+	uint32_t flags;		/* for the hearer's subscriptions */
+	struct dev other;
+	bool opened;
+};
+
+/* hear_here: the check's handle listens (another one sets); else it sets. */
+static void talk_open(const struct check_ctx *cx, struct talk *t, bool hear_here)
 {
-	if (dev_is_m2m(cx->dev))
-		v_skip("M2M node: another handle is another context (PE-2); events/ch-value checks that contexts "
-		       "do not hear each other's changes");
+	memset(t, 0, sizeof(*t));
+	if (dev_is_m2m(cx->dev)) {
+		t->setter = t->hearer = cx->dev;
+		t->flags = V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK;
+		return;
+	}
+	open_other(cx, &t->other);
+	t->opened = true;
+	t->setter = hear_here ? &t->other : cx->dev;
+	t->hearer = hear_here ? cx->dev : &t->other;
 }
 
-/* PE-2 on an M2M node: a change in one context reaches no other handle and
- * leaves the other context's value alone. */
+static void talk_close(struct talk *t)
+{
+	if (t->opened)
+		dev_close(&t->other);
+}
+
+/* PE-2 on an M2M node, for every type: a change in one context reaches no
+ * other handle (nor, without ALLOW_FEEDBACK, its own: EV-4) and leaves the
+ * other context's value alone. The framework queues a control event inside
+ * the set ioctl, so a stray one is already there when it returns. */
 static void ch_value_m2m(const struct check_ctx *cx, struct dev *b)
 {
 	const struct ctrl *c = cx->ctrl;
-	int64_t before = 0, v = 0;
-	expect_ok(ctrl_get_scalar(b, c, &before), "G on the other handle");
-	change_value(cx->dev, c, &v);
-	struct v4l2_event ev;
-	int e = ev_wait_id(b, c->q.id, EV_WAIT_MS, &ev, NULL);
-	ck_assert_msg(e == ETIMEDOUT, "M2M node: expected no event on another handle (its own context, PE-2) after a "
-		      "change, got %s", errno_name(e));
-	int64_t after = 0;
-	expect_ok(ctrl_get_scalar(b, c, &after), "G on the other handle");
-	expect_eq(after, before, "M2M node: the other context's value after a change in this one (PE-2)");
+	bool readable = ctrl_readable(&c->q);
+	struct ctrl_val before = { 0 }, after = { 0 };
+	if (readable)
+		expect_ok(ctrl_get(b, c, V4L2_CTRL_WHICH_CUR_VAL, &before), "G on the other handle");
+	change_value(cx->dev, c, NULL);
+	expect_quiet(cx, b, "on another handle of an M2M node: another context, whose value did not change (PE-2)");
+	expect_quiet(cx, cx->dev, "on the handle that made the change, subscribed without ALLOW_FEEDBACK (EV-4)");
+	if (readable) {
+		expect_ok(ctrl_get(b, c, V4L2_CTRL_WHICH_CUR_VAL, &after), "G on the other handle");
+		ck_assert_msg(ctrl_val_equal(c, &after, &before),
+			      "expected the other context's value unchanged by a change in this one on an M2M node (PE-2)");
+	}
+	ctrl_val_free(&before);
+	ctrl_val_free(&after);
 	dev_close(b);
 }
 
@@ -251,11 +281,10 @@ static void ch_value(const struct check_ctx *cx)
 	open_other(cx, &b);
 	subscribe_or_fail(cx->dev, c->q.id, 0);
 	subscribe_or_fail(&b, c->q.id, 0);
-	if (dev_is_m2m(cx->dev) && !ctrl_has_payload(&c->q)) {
+	if (dev_is_m2m(cx->dev)) {
 		ch_value_m2m(cx, &b);
 		return;
 	}
-	need_shared_context(cx);
 	int64_t v = 0;
 	struct v4l2_event ev;
 	change_and_hear(cx, &b, &v, &ev);
@@ -298,11 +327,10 @@ static void allow_feedback(const struct check_ctx *cx)
 
 static void same_value(const struct check_ctx *cx)
 {
-	need_shared_context(cx);
 	const struct ctrl *c = cx->ctrl;
-	struct dev b;
-	open_other(cx, &b);
-	subscribe_or_fail(&b, c->q.id, 0);
+	struct talk t;
+	talk_open(cx, &t, false);
+	subscribe_or_fail(t.hearer, c->q.id, t.flags);
 	struct ctrl_val cur = { 0 };
 	expect_ok(ctrl_get(cx->dev, c, V4L2_CTRL_WHICH_CUR_VAL, &cur), "G of the current value");
 	int e = ctrl_set(cx->dev, c, &cur);
@@ -312,21 +340,21 @@ static void same_value(const struct check_ctx *cx)
 		int32_t v = (int32_t)cur.v;
 		expect_ok(ctrl_set_old(cx->dev, c->q.id, &v), "S_CTRL of the current value again (SC-14)");
 	}
-	expect_quiet(cx, &b, "after setting the value the control already has (SC-14: nothing changed)");
+	expect_quiet(cx, t.hearer, "after setting the value the control already has (SC-14: nothing changed)");
 	/* The subscription works: a real change does arrive. */
 	change_value(cx->dev, c, NULL);
 	struct v4l2_event ev;
-	wait_ctrl_event(&b, c->q.id, &ev, "after a real change (EV-4)");
+	wait_ctrl_event(t.hearer, c->q.id, &ev, "after a real change (EV-4)");
 	ctrl_val_free(&cur);
-	dev_close(&b);
+	talk_close(&t);
 }
 
 static void execute_on_write(const struct check_ctx *cx)
 {
 	const struct ctrl *c = cx->ctrl;
-	struct dev b;
-	open_other(cx, &b);
-	subscribe_or_fail(&b, c->q.id, 0);
+	struct talk t;
+	talk_open(cx, &t, false);
+	subscribe_or_fail(t.hearer, c->q.id, t.flags);
 	for (int i = 0; i < 2; i++) {
 		struct ctrl_val v = { 0 };
 		if (ctrl_has_payload(&c->q)) {
@@ -335,11 +363,11 @@ static void execute_on_write(const struct check_ctx *cx)
 		expect_ok(ctrl_set(cx->dev, c, &v), "S_EXT_CTRLS #%d of an EXECUTE_ON_WRITE control", i + 1);
 		ctrl_val_free(&v);
 		struct v4l2_event ev;
-		wait_ctrl_event(&b, c->q.id, &ev, "after each write of an EXECUTE_ON_WRITE control (FL-10, EV-8)");
+		wait_ctrl_event(t.hearer, c->q.id, &ev, "after each write of an EXECUTE_ON_WRITE control (FL-10, EV-8)");
 		ck_assert_msg(ev.u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE,
 			      "write #%d of an EXECUTE_ON_WRITE control: expected CH_VALUE (FL-10)", i + 1);
 	}
-	dev_close(&b);
+	talk_close(&t);
 }
 
 static void volatile_set(const struct check_ctx *cx)
@@ -349,9 +377,9 @@ static void volatile_set(const struct check_ctx *cx)
 	expect_ok(dev_ioctl(cx->dev, VIDIOC_QUERY_EXT_CTRL, &q), "QUERY_EXT_CTRL");
 	if (!(q.flags & V4L2_CTRL_FLAG_VOLATILE))
 		v_skip("not volatile at the moment");
-	struct dev b;
-	open_other(cx, &b);
-	subscribe_or_fail(&b, c->q.id, 0);
+	struct talk t;
+	talk_open(cx, &t, false);
+	subscribe_or_fail(t.hearer, c->q.id, t.flags);
 	for (int i = 0; i < 2; i++) {
 		int64_t v = i ? q.minimum : q.maximum;
 		int e = ctrl_set_scalar(cx->dev, c, &v);
@@ -360,12 +388,12 @@ static void volatile_set(const struct check_ctx *cx)
 		expect_ok(e, "setting the volatile control to %lld", (long long)(i ? q.minimum : q.maximum));
 	}
 	struct v4l2_event ev;
-	if (ev_quiet(&b, cx->model, &ev) > 0) {
+	if (ev_quiet(t.hearer, cx->model, &ev) > 0) {
 		char s[200];
 		ck_assert_msg(!(ev.u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE),
 			      "expected no CH_VALUE for a write to a volatile control, got %s (EV-8, FL-8)", ev_str(&ev, s, sizeof(s)));
 	}
-	dev_close(&b);
+	talk_close(&t);
 }
 
 /* ---------- per device ---------- */
@@ -384,43 +412,49 @@ static void dqevent_empty(const struct check_ctx *cx)
 	ck_assert_msg(ev_poll(cx->dev, 0, NULL) == 0, "expected poll() without POLLPRI when nothing is pending (EV-10)");
 }
 
-struct delayed_set { const struct dev *proto; const struct ctrl *c; int delay_ms; int err; };
+/* same: set through proto itself (an M2M context's own handle), else
+ * through a handle of the thread's own. */
+struct delayed_set { const struct dev *proto; const struct ctrl *c; int delay_ms; int err; bool same; };
 
 static void *delayed_set_fn(void *arg)
 {
 	struct delayed_set *ds = arg;
-	struct dev d;
+	struct dev own;
+	const struct dev *d = ds->proto;
 	usleep((useconds_t)ds->delay_ms * 1000);
-	if (dev_reopen(ds->proto, &d)) {
-		ds->err = ENODEV;
-		return NULL;
+	if (!ds->same) {
+		if (dev_reopen(ds->proto, &own)) {
+			ds->err = ENODEV;
+			return NULL;
+		}
+		d = &own;
 	}
 	struct ctrl_val cur = { 0 };
-	ds->err = ctrl_get(&d, ds->c, V4L2_CTRL_WHICH_CUR_VAL, &cur);
+	ds->err = ctrl_get(d, ds->c, V4L2_CTRL_WHICH_CUR_VAL, &cur);
 	if (!ds->err) {
 		int64_t v;
 		if (ctrl_other_value(ds->c, cur.v, &v)) {
 			cur.v = v;
-			ds->err = ctrl_set(&d, ds->c, &cur);
+			ds->err = ctrl_set(d, ds->c, &cur);
 		}
 	}
 	ctrl_val_free(&cur);
-	dev_close(&d);
+	if (!ds->same)
+		dev_close(&own);
 	return NULL;
 }
 
 static void poll_pri(const struct check_ctx *cx)
 {
-	need_shared_context(cx);
 	const struct ctrl *c = plain(cx->model, 0);
 	if (!c)
 		v_skip("no control whose value can be changed");
-	struct dev b;
-	open_other(cx, &b);
+	struct talk t;
+	talk_open(cx, &t, true);
 	short rev = 0;
-	subscribe_or_fail(cx->dev, c->q.id, 0);
+	subscribe_or_fail(cx->dev, c->q.id, t.flags);
 	ck_assert_msg(ev_poll(cx->dev, 0, &rev) == 0, "expected no POLLPRI with nothing pending, got revents 0x%x (EV-10)", rev);
-	change_value(&b, c, NULL);
+	change_value(t.setter, c, NULL);
 	ck_assert_msg(ev_poll(cx->dev, EV_WAIT_MS, &rev) == 1,
 		      "expected POLLPRI once an event is pending, got revents 0x%x (EV-10)", rev);
 	struct v4l2_event ev;
@@ -428,7 +462,7 @@ static void poll_pri(const struct check_ctx *cx)
 	ck_assert_msg(ev_poll(cx->dev, 0, &rev) == 0, "expected no POLLPRI after dequeuing the only event, got revents 0x%x (EV-10)",
 		      rev);
 	/* A poll() that is already waiting wakes up when the event comes. */
-	struct delayed_set ds = { cx->dev, c, 200, 0 };
+	struct delayed_set ds = { cx->dev, c, 200, 0, t.setter == cx->dev };
 	pthread_t th;
 	ck_assert(pthread_create(&th, NULL, delayed_set_fn, &ds) == 0);
 	int64_t t0 = now_ns();
@@ -437,10 +471,10 @@ static void poll_pri(const struct check_ctx *cx)
 	pthread_join(th, NULL);
 	expect_ok(ds.err, "the change made by another thread");
 	ck_assert_msg(r == 1 && dt_ms < 2500,
-		      "expected a waiting poll() to return POLLPRI when another handle changed the control (~200 ms), got %s after %lld ms (EV-10)",
-		      r == 1 ? "POLLPRI" : "nothing", (long long)dt_ms);
+		      "expected a waiting poll() to return POLLPRI when %s changed the control (~200 ms), got %s after %lld ms (EV-10)",
+		      ds.same ? "another thread on the same handle" : "another handle", r == 1 ? "POLLPRI" : "nothing", (long long)dt_ms);
 	v_measure("poll-wakeup", (double)dt_ms, "ms");
-	dev_close(&b);
+	talk_close(&t);
 }
 
 static void unsubscribe(const struct check_ctx *cx)
@@ -448,11 +482,11 @@ static void unsubscribe(const struct check_ctx *cx)
 	const struct ctrl *x = plain(cx->model, 0), *y = plain(cx->model, 1);
 	if (!x || !y)
 		v_skip("fewer than two controls whose value can be changed");
-	struct dev b;
-	open_other(cx, &b);
+	struct talk t;
+	talk_open(cx, &t, true);
 	/* Unsubscribing drops that subscription's pending event only. */
-	subscribe_or_fail(cx->dev, x->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL);
-	subscribe_or_fail(cx->dev, y->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL);
+	subscribe_or_fail(cx->dev, x->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL | t.flags);
+	subscribe_or_fail(cx->dev, y->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL | t.flags);
 	expect_ok(ev_unsubscribe(cx->dev, V4L2_EVENT_CTRL, x->q.id), "UNSUBSCRIBE of %s (EV-12)", x->q.name);
 	struct v4l2_event evs[8];
 	int n = ev_drain(cx->dev, evs, 8);
@@ -462,37 +496,37 @@ static void unsubscribe(const struct check_ctx *cx)
 	/* Not subscribed: still 0. */
 	expect_ok(ev_unsubscribe(cx->dev, V4L2_EVENT_CTRL, x->q.id), "UNSUBSCRIBE of a control not subscribed (EV-12)");
 	/* Changes to an unsubscribed control are not delivered. */
-	change_value(&b, x, NULL);
+	change_value(t.setter, x, NULL);
 	expect_quiet(cx, cx->dev, "for a control after UNSUBSCRIBE (EV-12)");
 	/* V4L2_EVENT_ALL drops every subscription and pending event. */
-	subscribe_or_fail(cx->dev, x->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL);
+	subscribe_or_fail(cx->dev, x->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL | t.flags);
 	expect_ok(ev_unsubscribe(cx->dev, V4L2_EVENT_ALL, 0), "UNSUBSCRIBE with type V4L2_EVENT_ALL (EV-12)");
 	struct v4l2_event ev;
 	expect_errno(ev_dequeue(cx->dev, &ev), ENOENT, "DQEVENT after UNSUBSCRIBE V4L2_EVENT_ALL: pending events dropped (EV-12)");
-	change_value(&b, x, NULL);
-	change_value(&b, y, NULL);
+	change_value(t.setter, x, NULL);
+	change_value(t.setter, y, NULL);
 	expect_quiet(cx, cx->dev, "after UNSUBSCRIBE V4L2_EVENT_ALL (EV-12)");
-	dev_close(&b);
+	talk_close(&t);
 }
 
 static void resubscribe(const struct check_ctx *cx)
 {
-	need_shared_context(cx);
 	const struct ctrl *x = plain(cx->model, 0);
 	if (!x)
 		v_skip("no control whose value can be changed");
-	struct dev b;
-	open_other(cx, &b);
-	subscribe_or_fail(cx->dev, x->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL);
+	struct talk t;
+	talk_open(cx, &t, true);
+	subscribe_or_fail(cx->dev, x->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL | t.flags);
 	struct v4l2_event ev;
 	wait_ctrl_event(cx->dev, x->q.id, &ev, "(the initial event)");
-	expect_ok(ev_subscribe(cx->dev, x->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL), "SUBSCRIBE again to a subscribed control (EV-11)");
+	expect_ok(ev_subscribe(cx->dev, x->q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL | t.flags),
+		  "SUBSCRIBE again to a subscribed control (EV-11)");
 	expect_quiet(cx, cx->dev, "after subscribing again: no second initial event (EV-11)");
-	change_value(&b, x, NULL);
+	change_value(t.setter, x, NULL);
 	wait_ctrl_event(cx->dev, x->q.id, &ev, "after a change");
 	int n = 1 + ev_quiet(cx->dev, cx->model, NULL);
 	expect_eq(n, 1, "events for one change after subscribing twice: a single subscription (EV-11)");
-	dev_close(&b);
+	talk_close(&t);
 }
 
 static void unknown_id(const struct check_ctx *cx)
@@ -517,11 +551,12 @@ static void unknown_id(const struct check_ctx *cx)
 
 static void sequence(const struct check_ctx *cx)
 {
-	need_shared_context(cx);
 	uint32_t nsub = 0;
+	struct talk t;
+	talk_open(cx, &t, true);
 	for (size_t i = 0; i < cx->model->n; i++)
 		if (cx->model->c[i].q.type != V4L2_CTRL_TYPE_CTRL_CLASS) {
-			subscribe_or_fail(cx->dev, cx->model->c[i].q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL);
+			subscribe_or_fail(cx->dev, cx->model->c[i].q.id, V4L2_EVENT_SUB_FL_SEND_INITIAL | t.flags);
 			nsub++;
 		}
 	if (nsub < 2)
@@ -544,32 +579,29 @@ static void sequence(const struct check_ctx *cx)
 	/* Events after the initial ones keep counting. */
 	const struct ctrl *x = plain(cx->model, 0);
 	if (x) {
-		struct dev b;
-		open_other(cx, &b);
-		change_value(&b, x, NULL);
+		change_value(t.setter, x, NULL);
 		struct v4l2_event ev;
 		wait_ctrl_event(cx->dev, x->q.id, &ev, "after a change");
 		ck_assert_msg(ev.sequence > evs[n - 1].sequence, "expected the sequence to keep increasing: %u after %u (EV-3)",
 			      ev.sequence, evs[n - 1].sequence);
-		dev_close(&b);
 	}
+	talk_close(&t);
 	free(evs);
 }
 
 static void merge(const struct check_ctx *cx)
 {
-	need_shared_context(cx);
 	const struct ctrl *x = plain(cx->model, 0), *y = plain(cx->model, 1);
 	if (!x || !y)
 		v_skip("fewer than two controls whose value can be changed");
-	struct dev b;
-	open_other(cx, &b);
-	subscribe_or_fail(cx->dev, x->q.id, 0);
-	subscribe_or_fail(cx->dev, y->q.id, 0);
+	struct talk t;
+	talk_open(cx, &t, true);
+	subscribe_or_fail(cx->dev, x->q.id, t.flags);
+	subscribe_or_fail(cx->dev, y->q.id, t.flags);
 	int64_t x1 = 0, y1 = 0, x2 = 0;
-	change_value(&b, x, &x1);
-	change_value(&b, y, &y1);
-	change_value(&b, x, &x2);
+	change_value(t.setter, x, &x1);
+	change_value(t.setter, y, &y1);
+	change_value(t.setter, x, &x2);
 	struct v4l2_event evs[8];
 	int n = ev_drain(cx->dev, evs, 8);
 	ck_assert_msg(n == 2, "expected 2 pending events (the two changes of %s merged into one), got %d (EV-6)", x->q.name, n);
@@ -584,21 +616,24 @@ static void merge(const struct check_ctx *cx)
 		      evs[ix].sequence, y->q.name, evs[iy].sequence);
 	(void)x1;
 	(void)y1;
-	dev_close(&b);
+	talk_close(&t);
 }
 
+/* On an M2M node the handle that subscribes is the one that sets (with
+ * ALLOW_FEEDBACK): it is the only handle of its context. */
 static void per_handle(const struct check_ctx *cx)
 {
-	need_shared_context(cx);
 	const struct ctrl *x = plain(cx->model, 0);
 	if (!x)
 		v_skip("no control whose value can be changed");
+	bool m2m = dev_is_m2m(cx->dev);
 	struct dev a, b, setter;
 	open_other(cx, &a);
 	open_other(cx, &b);
-	open_other(cx, &setter);
-	subscribe_or_fail(&a, x->q.id, 0);
-	change_value(&setter, x, NULL);
+	if (!m2m)
+		open_other(cx, &setter);
+	subscribe_or_fail(&a, x->q.id, m2m ? V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK : 0);
+	change_value(m2m ? &a : &setter, x, NULL);
 	struct v4l2_event ev;
 	ck_assert_msg(ev_poll(&a, EV_WAIT_MS, NULL) == 1, "expected the subscribed handle to get the event");
 	expect_errno(ev_dequeue(&b, &ev), ENOENT, "DQEVENT on a handle that did not subscribe (EV-13)");
@@ -606,11 +641,12 @@ static void per_handle(const struct check_ctx *cx)
 	dev_close(&a);
 	open_other(cx, &a);
 	expect_errno(ev_dequeue(&a, &ev), ENOENT, "DQEVENT on a new handle: events die with the handle that closed (EV-13)");
-	change_value(&setter, x, NULL);
+	change_value(m2m ? &a : &setter, x, NULL);
 	expect_quiet(cx, &a, "on a new handle: subscriptions belong to the handle that closed (EV-13)");
 	dev_close(&a);
 	dev_close(&b);
-	dev_close(&setter);
+	if (!m2m)
+		dev_close(&setter);
 }
 
 /* ---------- range, flag and dimension changes made by the driver (EV-5, EV-7) ---------- */
@@ -750,7 +786,8 @@ static const struct check_def checks[] = {
 	  CHECK_PER_CONTROL, subscribe, any_ctrl, .needs = NEEDS_EVENTS },
 	{ "events/initial", "EV-2", "SEND_INITIAL queues one event with CH_FLAGS|CH_VALUE and the control's value, flags and range (none for classes)",
 	  CHECK_PER_CONTROL, initial, any_ctrl, .needs = NEEDS_EVENTS },
-	{ "events/ch-value", "EV-4", "a change through one handle reaches another with CH_VALUE and the new value; the setter gets nothing",
+	{ "events/ch-value", "EV-4", "a change through one handle reaches another with CH_VALUE and the new value; the setter gets nothing "
+	  "(M2M: no other context hears of it, PE-2)",
 	  CHECK_PER_CONTROL, ch_value, is_changeable, .needs = NEEDS_EVENTS },
 	{ "events/allow-feedback", "EV-4", "with ALLOW_FEEDBACK the setter gets its own change",
 	  CHECK_PER_CONTROL, allow_feedback, is_changeable, .needs = NEEDS_EVENTS },
