@@ -78,6 +78,7 @@ static void compound_default(const struct check_ctx *cx)
  * mutation starts from. */
 static void valid_base(const struct check_ctx *cx, struct ctrl_val *cur)
 {
+	memset(cur, 0, sizeof(*cur));	/* ctrl_get fills a value with no buffer yet */
 	get_which(cx, V4L2_CTRL_WHICH_CUR_VAL, cur);
 	struct ctrl_val t;
 	ctrl_val_copy(cx->ctrl, &t, cur);
