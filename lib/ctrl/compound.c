@@ -65,6 +65,14 @@ static const struct cp_bad bad[] = {
 	  F(v4l2_ctrl_h264_slice_params, disable_deblocking_filter_idc), 3, CP_FRAMEWORK, "> 2: EINVAL" },
 	{ V4L2_CTRL_TYPE_H264_DECODE_PARAMS, "nal_ref_idc", F(v4l2_ctrl_h264_decode_params, nal_ref_idc), 4, CP_FRAMEWORK,
 	  "> 3: EINVAL" },
+	/* HEVC: the fields are documented by reference to the HEVC
+	 * specification; the framework bounds these two (6.1 and 6.12). */
+	{ V4L2_CTRL_TYPE_HEVC_DECODE_PARAMS, "num_active_dpb_entries",
+	  F(v4l2_ctrl_hevc_decode_params, num_active_dpb_entries), V4L2_HEVC_DPB_ENTRIES_NUM_MAX + 1, CP_FRAMEWORK,
+	  "> V4L2_HEVC_DPB_ENTRIES_NUM_MAX: EINVAL" },
+	{ V4L2_CTRL_TYPE_HEVC_SLICE_PARAMS, "num_ref_idx_l0_active_minus1",
+	  F(v4l2_ctrl_hevc_slice_params, num_ref_idx_l0_active_minus1), V4L2_HEVC_DPB_ENTRIES_NUM_MAX, CP_FRAMEWORK,
+	  ">= V4L2_HEVC_DPB_ENTRIES_NUM_MAX: EINVAL" },
 };
 
 /* "Applications and drivers must set this to zero" (rst lines in brackets)

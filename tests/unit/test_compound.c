@@ -14,7 +14,7 @@ static const uint32_t types[] = {
 	V4L2_CTRL_TYPE_H264_SLICE_PARAMS, V4L2_CTRL_TYPE_H264_DECODE_PARAMS, V4L2_CTRL_TYPE_H264_PRED_WEIGHTS,
 	V4L2_CTRL_TYPE_FWHT_PARAMS, V4L2_CTRL_TYPE_VP8_FRAME, V4L2_CTRL_TYPE_MPEG2_QUANTISATION,
 	V4L2_CTRL_TYPE_MPEG2_SEQUENCE, V4L2_CTRL_TYPE_MPEG2_PICTURE, V4L2_CTRL_TYPE_VP9_COMPRESSED_HDR,
-	V4L2_CTRL_TYPE_VP9_FRAME,
+	V4L2_CTRL_TYPE_VP9_FRAME, V4L2_CTRL_TYPE_HEVC_DECODE_PARAMS, V4L2_CTRL_TYPE_HEVC_SLICE_PARAMS,
 };
 static const size_t sizes[] = {
 	sizeof(struct v4l2_ctrl_h264_sps), sizeof(struct v4l2_ctrl_h264_pps), sizeof(struct v4l2_ctrl_h264_scaling_matrix),
@@ -22,6 +22,7 @@ static const size_t sizes[] = {
 	sizeof(struct v4l2_ctrl_h264_pred_weights), sizeof(struct v4l2_ctrl_fwht_params), sizeof(struct v4l2_ctrl_vp8_frame),
 	sizeof(struct v4l2_ctrl_mpeg2_quantisation), sizeof(struct v4l2_ctrl_mpeg2_sequence),
 	sizeof(struct v4l2_ctrl_mpeg2_picture), sizeof(struct v4l2_ctrl_vp9_compressed_hdr), sizeof(struct v4l2_ctrl_vp9_frame),
+	sizeof(struct v4l2_ctrl_hevc_decode_params), sizeof(struct v4l2_ctrl_hevc_slice_params),
 };
 #define NT (sizeof(types) / sizeof(types[0]))
 
