@@ -3,6 +3,7 @@
  * 6.12; the framework's side is v4l2-ctrls-core.c std_init_compound and
  * std_validate_compound (6.1 lines 104-183 and 555-960). */
 #include "ctrl/compound.h"
+#include "ctrl/uapi_av1.h"
 #include <errno.h>
 #include <linux/videodev2.h>
 #include <stdio.h>
@@ -34,6 +35,8 @@ static const struct cp_bad bad[] = {
 	  "must be one of 1, 2, 4, 8 (rst:995)" },
 	{ V4L2_CTRL_TYPE_VP9_FRAME, "profile", F(v4l2_ctrl_vp9_frame, profile), 4, CP_DOCUMENTED,
 	  "can be 0, 1, 2 or 3 (rst:1686)" },
+	{ V4L2_CTRL_TYPE_VP9_FRAME, "bit_depth", F(v4l2_ctrl_vp9_frame, bit_depth), 9, CP_DOCUMENTED,
+	  "can be 8, 10 or 12 (rst:1689)" },
 	{ V4L2_CTRL_TYPE_VP9_FRAME, "tile_cols_log2", F(v4l2_ctrl_vp9_frame, tile_cols_log2), 7, CP_DOCUMENTED,
 	  "shall be less than or equal to 6 (rst:1698)" },
 	{ V4L2_CTRL_TYPE_VP9_COMPRESSED_HDR, "tx_mode", F(v4l2_ctrl_vp9_compressed_hdr, tx_mode), V4L2_VP9_TX_MODE_SELECT + 1,
@@ -65,6 +68,9 @@ static const struct cp_bad bad[] = {
 	  F(v4l2_ctrl_h264_slice_params, disable_deblocking_filter_idc), 3, CP_FRAMEWORK, "> 2: EINVAL" },
 	{ V4L2_CTRL_TYPE_H264_DECODE_PARAMS, "nal_ref_idc", F(v4l2_ctrl_h264_decode_params, nal_ref_idc), 4, CP_FRAMEWORK,
 	  "> 3: EINVAL" },
+	/* AV1 (6.5+): documented by reference to the AV1 specification. */
+	{ CP_AV1_SEQUENCE, "seq_profile", CP_AV1_SEQ_PROFILE, 1, 3, CP_FRAMEWORK, "> 2 (reserved): EINVAL" },
+	{ CP_AV1_FILM_GRAIN, "num_y_points", CP_AV1_FG_NUM_Y_POINTS, 1, 15, CP_FRAMEWORK, "> 14: EINVAL" },
 	/* HEVC: the fields are documented by reference to the HEVC
 	 * specification; the framework bounds these two (6.1 and 6.12). */
 	{ V4L2_CTRL_TYPE_HEVC_DECODE_PARAMS, "num_active_dpb_entries",
@@ -141,6 +147,7 @@ static const struct cp_default *defaults(size_t *n)
 		{ V4L2_CTRL_TYPE_VP9_FRAME, "flags", I(v4l2_ctrl_vp9_frame, flags),
 		  V4L2_VP9_FRAME_FLAG_X_SUBSAMPLING | V4L2_VP9_FRAME_FLAG_Y_SUBSAMPLING,
 		  V4L2_VP9_FRAME_FLAG_X_SUBSAMPLING | V4L2_VP9_FRAME_FLAG_Y_SUBSAMPLING, NULL, 0, CP_FRAMEWORK, "4:2:0" },
+		{ CP_AV1_SEQUENCE, "bit_depth", CP_AV1_SEQ_BIT_DEPTH, 0, 1, 0, 8, NULL, 0, CP_FRAMEWORK, "8" },
 		{ V4L2_CTRL_TYPE_FWHT_PARAMS, "version", I(v4l2_ctrl_fwht_params, version), 0, V4L2_FWHT_VERSION, NULL, 0,
 		  CP_FRAMEWORK, "V4L2_FWHT_VERSION" },
 		{ V4L2_CTRL_TYPE_FWHT_PARAMS, "width", I(v4l2_ctrl_fwht_params, width), 0, 1280, NULL, 0, CP_FRAMEWORK, "1280" },
