@@ -152,6 +152,46 @@ def test_uapi_lists_match_the_headers(kernel):
         assert uc.errno_lines(src) == [l for l in table if l.startswith("errno\t")]
 
 
+def _compound_rows(tmp_path, include=None):
+    """The rows of the compound tables (CP-1..CP-3) compiled against the
+    build's headers (include None) or a kernel's uapi videodev2.h and
+    v4l2-controls.h, cleaned as headers_install does."""
+    import subprocess
+    flags = ["-std=c11", "-D_GNU_SOURCE", f"-I{vboard.TOP / 'lib'}"]
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    if include:
+        inc = tmp_path / "inc"
+        (inc / "linux").mkdir(parents=True)
+        for h in ("videodev2.h", "v4l2-controls.h", "v4l2-common.h"):
+            text = (include / "linux" / h).read_text()
+            text = text.replace("#include <linux/compiler.h>\n", "").replace("__user", "")
+            (inc / "linux" / h).write_text(text)
+        flags.append(f"-I{inc}")
+    exe = tmp_path / ("layout-kernel" if include else "layout-build")
+    subprocess.run(["cc", *flags, "-o", str(exe), str(vboard.TOP / "tests/unit/compound_layout.c"),
+                    str(vboard.TOP / "lib/ctrl/compound.c"), str(vboard.TOP / "lib/ctrl/ctrl_type.c")], check=True)
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.splitlines()
+
+
+@pytest.mark.parametrize("kernel", cov.KERNELS)
+def test_compound_tables_match_the_headers(kernel, tmp_path):
+    """The per-type tables of the compound checks (field offsets, widths,
+    reserved ranges: lib/ctrl/compound.c, by offsetof) are the same built
+    against the uapi headers of each kernel series (the same Debian builds
+    as test_uapi_lists_match_the_headers) as against the build's own."""
+    import subprocess
+    from pathlib import Path
+    rel = HEADER_BUILDS[kernel] or subprocess.run(
+        [str(vboard.TOP / "fixtures/vboard/fetch-kernel.sh"), str(vboard.TOP / "fixtures/vboard/cache")],
+        capture_output=True, text=True, check=True).stdout.strip()
+    kdir = subprocess.run([str(vboard.TOP / "fixtures/drivers/kernel-headers.sh"), rel],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    common = next(Path(kdir).parent.glob("linux-headers-*-common"))
+    built = _compound_rows(tmp_path / "b")
+    assert len(built) > 40 and any(l.startswith("size\t0x280\t") for l in built)
+    assert _compound_rows(tmp_path / "k", common / "include" / "uapi") == built, rel
+
+
 @pytest.mark.parametrize("kernel", cov.KERNELS)
 def test_documented_read_only_list_matches_the_documentation(kernel):
     """flags/documented-read-only (FL-15) knows every standard control whose

@@ -1,5 +1,6 @@
 /* Control type and flag facts, from the QUERYCTRL type table of 6.1. */
 #include "ctrl/ctrl_type.h"
+#include "ctrl/uapi_av1.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -53,8 +54,9 @@ const char *ctrl_type_name(uint32_t type)
 
 /* QC-16: a compound control's elem_size is the size of its uapi structure.
  * The sizes come from the build host's uapi headers; the uapi is an ABI, so a
- * structure does not change size between kernels. Types those headers lack
- * (AV1, 6.5+) give 0: not judged. */
+ * structure does not change size between kernels. AV1 (6.5+), which the 6.1
+ * headers lack: the 6.12 uapi's sizes (uapi_av1.h, checked against the 6.12
+ * headers by test_compound_tables_match_the_headers). */
 size_t ctrl_type_struct_size(uint32_t type)
 {
 	static const struct { uint32_t type; size_t size; } sizes[] = {
@@ -79,6 +81,10 @@ size_t ctrl_type_struct_size(uint32_t type)
 		{ V4L2_CTRL_TYPE_HEVC_SLICE_PARAMS, sizeof(struct v4l2_ctrl_hevc_slice_params) },
 		{ V4L2_CTRL_TYPE_HEVC_SCALING_MATRIX, sizeof(struct v4l2_ctrl_hevc_scaling_matrix) },
 		{ V4L2_CTRL_TYPE_HEVC_DECODE_PARAMS, sizeof(struct v4l2_ctrl_hevc_decode_params) },
+		{ CP_AV1_SEQUENCE, CP_AV1_SEQUENCE_SIZE },
+		{ CP_AV1_TILE_GROUP_ENTRY, CP_AV1_TILE_GROUP_ENTRY_SIZE },
+		{ CP_AV1_FRAME, CP_AV1_FRAME_SIZE },
+		{ CP_AV1_FILM_GRAIN, CP_AV1_FILM_GRAIN_SIZE },
 	};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if (sizes[i].type == type)
