@@ -2,6 +2,7 @@
  * decided from what the node reports: its media device from sysfs, request
  * support from the queue's capabilities (V4L2_BUF_CAP_SUPPORTS_REQUESTS). */
 #include "ctrl/request.h"
+#include "dev/media.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,28 +20,55 @@ static bool mplane_type(uint32_t t)
 	return t == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE || t == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
 }
 
+/* Does the media graph at path list an interface with this major:minor? */
+static bool graph_has_node(const char *path, unsigned maj, unsigned min)
+{
+	struct media_graph g;
+	char err[256];
+	if (media_graph_read(path, &g, err, sizeof(err)))
+		return false;
+	bool found = false;
+	for (size_t i = 0; i < g.count && !found; i++)
+		found = g.n[i].major == maj && g.n[i].minor == min;
+	media_graph_free(&g);
+	return found;
+}
+
+/* The media device of the node: one whose topology lists the node's
+ * interface. The parent device in sysfs alone does not say which: vivid
+ * makes every instance under one platform device (vivid.0 holds media0 and
+ * media1, and the nodes of both), so the first media device there may be
+ * another instance's, whose requests the node refuses (EINVAL). Without a
+ * graph that names it, the first media device under the parent. */
 static int find_media(struct rq_dev *r)
 {
 	struct stat st;
 	if (fstat(r->d->fd, &st) || !S_ISCHR(st.st_mode))
 		return -1;
-	char dir[96];
+	char dir[96], first[sizeof(r->media_path)] = "";
 	snprintf(dir, sizeof(dir), "/sys/dev/char/%u:%u/device", major(st.st_rdev), minor(st.st_rdev));
 	DIR *dp = opendir(dir);
 	if (!dp)
 		return -1;
 	struct dirent *de;
-	int fd = -1;
-	while ((de = readdir(dp)) && fd < 0) {
+	r->media_path[0] = 0;
+	while ((de = readdir(dp))) {
 		unsigned n;
-		char tail;
+		char tail, path[sizeof(r->media_path)];
 		if (sscanf(de->d_name, "media%u%c", &n, &tail) != 1)
 			continue;
-		snprintf(r->media_path, sizeof(r->media_path), "/dev/media%u", n);
-		fd = open(r->media_path, O_RDWR | O_CLOEXEC);
+		snprintf(path, sizeof(path), "/dev/media%u", n);
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", path);
+		if (graph_has_node(path, major(st.st_rdev), minor(st.st_rdev))) {
+			snprintf(r->media_path, sizeof(r->media_path), "%s", path);
+			break;
+		}
 	}
 	closedir(dp);
-	return fd;
+	if (!r->media_path[0])
+		snprintf(r->media_path, sizeof(r->media_path), "%s", first);
+	return r->media_path[0] ? open(r->media_path, O_RDWR | O_CLOEXEC) : -1;
 }
 
 /* REQBUFS count 0 reports the queue's capabilities without allocating. */
