@@ -293,6 +293,12 @@ bool hang_take_call(struct hang_call *c)
 	return c->req != 0;
 }
 
+void hang_truncate(size_t n)
+{
+	if (n < page->n)
+		page->n = n;
+}
+
 int hang_pin(const struct hang_call *c, int (*one)(uint32_t id, void *arg), void *arg)
 {
 	size_t n = c->n < HANG_IDS ? c->n : HANG_IDS, before = page->n;
@@ -302,7 +308,7 @@ int hang_pin(const struct hang_call *c, int (*one)(uint32_t id, void *arg), void
 		/* Does the device still answer? Another named control, once. */
 		size_t other = k + 1 < n ? k + 1 : k ? k - 1 : k;
 		if (other != k && c->id[other] && c->id[other] != c->id[k] && one(c->id[other], arg) == DEV_EHUNG) {
-			page->n = before;
+			hang_truncate(before);
 			return -1;
 		}
 		return (int)k;

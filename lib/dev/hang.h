@@ -91,6 +91,8 @@ const struct hang *hang_find(uint32_t id);	/* a hung control by id */
  * control whose query hangs still has its value saved and restored). */
 bool hang_blocks_values(uint32_t id);
 struct hang *hang_add(unsigned long req, uint32_t id, double secs, const char *where);
+/* Forget the entries past the first n (what an abandoned try added). */
+void hang_truncate(size_t n);
 /* Read and forget the call a killed check process left in flight. */
 bool hang_take_call(struct hang_call *c);
 /* A call naming several controls did not return: which one? Ask the same

@@ -89,19 +89,24 @@ static const struct hang *pin_ext_call(const struct ctrl_model *m, const struct 
 	/* Two bounded waits at most, and the open's. */
 	struct timespec t0, t;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int status;
-	while (waitpid(pid, &status, WNOHANG) == 0) {
+	int status = 0;
+	pid_t r;
+	while ((r = waitpid(pid, &status, WNOHANG)) == 0) {
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (t.tv_sec - t0.tv_sec > 3 * (time_t)timeout_s + 5) {
 			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);	/* a process stuck for good: left behind by the kill only */
+			/* Not waited for: one stuck in the kernel for good would
+			 * hold the runner. What it added is not trusted. */
+			hang_truncate(before);
 			return NULL;
 		}
 		usleep(20 * 1000);
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) || hang_count() <= before)
+	/* Its verdict is the registry: hang_pin leaves an entry only for a
+	 * control it pinned (r != pid: reaped elsewhere, the page still says). */
+	if (r == pid && (!WIFEXITED(status) || WEXITSTATUS(status)))
 		return NULL;
-	return hang_at(hang_count() - 1);
+	return hang_count() > before ? hang_at(hang_count() - 1) : NULL;
 }
 
 int run_hang_timed_out(const struct ctrl_model *m, const char *check, unsigned int timeout_s, char *msg,
