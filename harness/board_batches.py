@@ -21,13 +21,14 @@ def script_head(setup):
     return ["set -u", *setup, "mkdir -p /share/res; dmesg -c > /share/res/boot-dmesg.txt"]
 
 
-def conform_lines(device, args):
+def conform_lines(device, args, node_arg=None):
     """Inside a variant's shell function, $d its result dir: the guest times
     around one v4l2-conform run and its exit status ("$@": the variant's
-    extra arguments)."""
+    extra arguments). node_arg replaces '-d device' (e.g. a shell variable
+    that may say '-m /dev/media0')."""
     return [
         "  cut -d' ' -f1 /proc/uptime > $d/t0",
-        f"  timeout 900 v4l2-conform -d {device} --out $d/conform {args} \"$@\" > $d/conform.log 2>&1",
+        f"  timeout 900 v4l2-conform {node_arg or '-d ' + device} --out $d/conform {args} \"$@\" > $d/conform.log 2>&1",
         "  echo $? > $d/conform.exit",
     ]
 

@@ -197,8 +197,17 @@ def main(argv=None):
         print(f"run_board: the board hung and was killed after {a.timeout} s; console in {out}/console.log",
               file=sys.stderr)
         return 125 if a.bisect else 124
+    # A guest kernel that crashed mid-run leaves the partial results the
+    # runner wrote so far, and no dmesg.txt for kernel_complaints: the run
+    # fails on the console's word (it passed with 193 of 247 checks once).
+    crashed = run.status == vboard.CRASHED
+    if crashed:
+        oops = next((l for l in run.console.splitlines() if any(k in l for k in vboard.KERNEL_COMPLAINTS)), "")
+        print(f"KERNEL the guest kernel crashed before the job finished{': ' + oops.strip() if oops else ''}; "
+              f"console in {share}/console.log")
     if "devices" in exp.settings or "media" in exp.settings:
-        return report_nodes(a.board, exp, expect_path, run, share, out, t0)
+        rc = report_nodes(a.board, exp, expect_path, run, share, out, t0)
+        return 1 if crashed and rc == 0 else rc
     results = share / "out" / "results.json"
     if not results.exists():
         print(f"run_board: the board produced no results (exit {run.status}); console in {out}/console.log",
@@ -226,6 +235,8 @@ def main(argv=None):
     for l in complaints:
         print(f"KERNEL {l}")
     print(f"== results: {out}/results.json, junit.xml, results.tap, report.html")
+    if crashed:
+        return 1
     if a.bisect:
         return bisect_status(share)
     return 1 if c["regressions"] or complaints else 0

@@ -274,3 +274,24 @@ def test_slow_query_costs_one_timeout(runs):
     data = json.loads((run.path / "conform" / "results.json").read_text())
     assert data["skips"]["hang"] >= len(skipped), data["skips"]
     assert v["run/restore"]["verdict"] == "pass", v["run/restore"]
+
+
+def test_hang_in_a_call_of_several_controls_is_pinned(runs):
+    """bug=contrast-try-sleeps (issue 21 item 5): the first call to sleep is
+    ext/set-all's TRY_EXT_CTRLS of every settable control. The runner asks
+    each of them alone and names Contrast in the timed-out check's failure:
+    two bounded waits, the control recorded, the run goes on to its
+    restore."""
+    run = runs["contrast-try-sleeps"]
+    _usable(run)
+    v = run.verdicts()
+    r = v["ext/set-all"]
+    assert r["verdict"] == "fail", r
+    msg = r["message"]
+    assert msg.startswith("VIDIOC_TRY_EXT_CTRLS of 0x"), msg
+    assert "asked alone, VIDIOC_TRY_EXT_CTRLS of 0x00980901 'Contrast' did not return" in msg, msg
+    assert "skipped (hang)" in msg, msg
+    waits = sum((x.get("message") or "").count("did not return in") + (x.get("message") or "").count("Test timeout")
+                for x in v.values() if x["verdict"] == "fail")
+    assert waits <= 2, f"more than two timeouts: {waits}"
+    assert v["run/restore"]["verdict"] == "pass", v["run/restore"]

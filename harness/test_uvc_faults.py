@@ -15,6 +15,7 @@ and writes the side-by-side table (v4l2-conform vs v4l2-compliance) to
 reports/out/uvc-fault-detection.{md,json}.
 """
 import fnmatch
+import json
 import os
 import sys
 
@@ -106,6 +107,30 @@ def test_iso_streaming(runs):
     regressions = [r["name"] for r in compare({"results": list(run.verdicts().values())}, exp)["regressions"]]
     assert not regressions, ", ".join(regressions)
     assert any(n.startswith("probe/") and r["verdict"] == "pass" for n, r in run.verdicts().items())
+
+
+def test_media_graph(runs):
+    """-m /dev/media0 on uvcvideo (issue 26 item 7: the uvc-media board, in
+    this boot): the graph's checks pass, every interface node has its own
+    results dir named by its entity, and each node gives only what
+    uvc-media.expect (uvc.expect's deviations for the camera's video node)
+    allows."""
+    conform = runs["media"].path / "conform"
+    status = vboard.nodes_status(conform)
+    assert "graph" in status and len(status) >= 3, f"{conform}: {status}"
+    exp = Expectations(vboard.TOP / "fixtures" / "boards" / "uvc-media.expect")
+    for node, (st, _) in status.items():
+        data = json.loads((conform / node / "results.json").read_text())
+        assert st in (0, 1), f"{node}: exit {st}"
+        named = {"results": [dict(r, name=f"{node}/{r['name']}") for r in data["results"]]}
+        c = compare(named, exp)
+        assert not c["regressions"], f"{node}: " + ", ".join(r["name"] for r in c["regressions"])
+        if node == "graph":
+            assert data["results"] and all(r["verdict"] == "pass" for r in data["results"]), data["results"]
+    video = "v4l2-conform-uvc-camera-v4l2-c"
+    assert video in status, sorted(status)
+    names = {r["name"] for r in json.loads((conform / video / "results.json").read_text())["results"]}
+    assert "ext/count-zero" in names, "the video node's ext family did not run"
 
 
 def test_unplug_mid_run_ends_with_verdicts(runs):

@@ -2,12 +2,14 @@
  * decided from what the node reports: its media device from sysfs, request
  * support from the queue's capabilities (V4L2_BUF_CAP_SUPPORTS_REQUESTS). */
 #include "ctrl/request.h"
+#include "dev/device.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/media.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -19,28 +21,69 @@ static bool mplane_type(uint32_t t)
 	return t == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE || t == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
 }
 
+/* Does the media graph at path list an interface with this major:minor?
+ * MEDIA_IOC_G_TOPOLOGY alone, of the interfaces alone: nothing else is
+ * asked of a media device here (a driver whose media device has neither a
+ * driver_name nor a bound driver oopses in MEDIA_IOC_DEVICE_INFO on 6.1,
+ * media_device_get_info; the fixture's request personality did). */
+static bool graph_has_node(const char *path, unsigned maj, unsigned min)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct media_v2_topology t;
+	memset(&t, 0, sizeof(t));
+	bool found = false;
+	if (!xioctl(fd, MEDIA_IOC_G_TOPOLOGY, &t) && t.num_interfaces) {
+		struct media_v2_interface *in = calloc(t.num_interfaces, sizeof(*in));
+		uint32_t n = t.num_interfaces;
+		memset(&t, 0, sizeof(t));
+		t.num_interfaces = n;
+		t.ptr_interfaces = (uintptr_t)in;
+		if (in && !xioctl(fd, MEDIA_IOC_G_TOPOLOGY, &t))
+			for (uint32_t i = 0; i < t.num_interfaces && i < n && !found; i++)
+				found = in[i].devnode.major == maj && in[i].devnode.minor == min;
+		free(in);
+	}
+	close(fd);
+	return found;
+}
+
+/* The media device of the node: one whose topology lists the node's
+ * interface. The parent device in sysfs alone does not say which: vivid
+ * makes every instance under one platform device (vivid.0 holds media0 and
+ * media1, and the nodes of both), so the first media device there may be
+ * another instance's, whose requests the node refuses (EINVAL). Without a
+ * graph that names it, the first media device under the parent. */
 static int find_media(struct rq_dev *r)
 {
 	struct stat st;
 	if (fstat(r->d->fd, &st) || !S_ISCHR(st.st_mode))
 		return -1;
-	char dir[96];
+	char dir[96], first[sizeof(r->media_path)] = "";
 	snprintf(dir, sizeof(dir), "/sys/dev/char/%u:%u/device", major(st.st_rdev), minor(st.st_rdev));
 	DIR *dp = opendir(dir);
 	if (!dp)
 		return -1;
 	struct dirent *de;
-	int fd = -1;
-	while ((de = readdir(dp)) && fd < 0) {
+	r->media_path[0] = 0;
+	while ((de = readdir(dp))) {
 		unsigned n;
-		char tail;
+		char tail, path[sizeof(r->media_path)];
 		if (sscanf(de->d_name, "media%u%c", &n, &tail) != 1)
 			continue;
-		snprintf(r->media_path, sizeof(r->media_path), "/dev/media%u", n);
-		fd = open(r->media_path, O_RDWR | O_CLOEXEC);
+		snprintf(path, sizeof(path), "/dev/media%u", n);
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", path);
+		if (graph_has_node(path, major(st.st_rdev), minor(st.st_rdev))) {
+			snprintf(r->media_path, sizeof(r->media_path), "%s", path);
+			break;
+		}
 	}
 	closedir(dp);
-	return fd;
+	if (!r->media_path[0])
+		snprintf(r->media_path, sizeof(r->media_path), "%s", first);
+	return r->media_path[0] ? open(r->media_path, O_RDWR | O_CLOEXEC) : -1;
 }
 
 /* REQBUFS count 0 reports the queue's capabilities without allocating. */

@@ -173,10 +173,10 @@ const char *hang_call_what(const struct hang_call *c, char *buf, size_t len)
 			 : c->next == V4L2_CTRL_FLAG_NEXT_CTRL ? "NEXT_CTRL" : "NEXT_COMPOUND", c->id[0]);
 		return buf;
 	}
-	for (size_t k = 0; k < c->n && k < HANG_IDS && (size_t)o < len; k++)
+	for (size_t k = 0; k < c->n && k < HANG_IDS_SHOWN && (size_t)o < len; k++)
 		o += snprintf(buf + o, len - (size_t)o, "%s0x%08x", k ? ", " : " of ", c->id[k]);
-	if (c->n > HANG_IDS && (size_t)o < len)
-		snprintf(buf + o, len - (size_t)o, " (and %u more)", c->n - HANG_IDS);
+	if (c->n > HANG_IDS_SHOWN && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o, " (and %u more)", c->n - HANG_IDS_SHOWN);
 	return buf;
 }
 
@@ -291,6 +291,29 @@ bool hang_take_call(struct hang_call *c)
 	*c = page->call;
 	page->call.req = 0;
 	return c->req != 0;
+}
+
+void hang_truncate(size_t n)
+{
+	if (n < page->n)
+		page->n = n;
+}
+
+int hang_pin(const struct hang_call *c, int (*one)(uint32_t id, void *arg), void *arg)
+{
+	size_t n = c->n < HANG_IDS ? c->n : HANG_IDS, before = page->n;
+	for (size_t k = 0; k < n; k++) {
+		if (!c->id[k] || one(c->id[k], arg) != DEV_EHUNG)
+			continue;
+		/* Does the device still answer? Another named control, once. */
+		size_t other = k + 1 < n ? k + 1 : k ? k - 1 : k;
+		if (other != k && c->id[other] && c->id[other] != c->id[k] && one(c->id[other], arg) == DEV_EHUNG) {
+			hang_truncate(before);
+			return -1;
+		}
+		return (int)k;
+	}
+	return -1;
 }
 
 const char *hang_what(const struct hang *h, char *buf, size_t len)

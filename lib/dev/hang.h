@@ -26,7 +26,8 @@
  * that the registry knows does not (never a kernel errno). */
 #define DEV_EHUNG 4096
 #define HANG_MAX 16	/* hung controls a run keeps */
-#define HANG_IDS 8	/* control ids noted per call (an ext call's first ones) */
+#define HANG_IDS 64	/* control ids noted per call (an ext call's first ones) */
+#define HANG_IDS_SHOWN 8	/* of them, named in a message */
 
 /* The control ioctl in flight. */
 struct hang_call {
@@ -90,8 +91,21 @@ const struct hang *hang_find(uint32_t id);	/* a hung control by id */
  * control whose query hangs still has its value saved and restored). */
 bool hang_blocks_values(uint32_t id);
 struct hang *hang_add(unsigned long req, uint32_t id, double secs, const char *where);
+/* Forget the entries past the first n (what an abandoned try added). */
+void hang_truncate(size_t n);
 /* Read and forget the call a killed check process left in flight. */
 bool hang_take_call(struct hang_call *c);
+/* A call naming several controls did not return: which one? Ask the same
+ * ioctl of each named control alone, in order, through `one` (bounded by
+ * the caller: DEV_EHUNG when it did not return, and then the control has
+ * joined the registry, hang_ioctl_end), until one does not return. That
+ * one is only pinned if the device still answers: the next named control
+ * (or the one before) is asked once more; when it does not return either,
+ * the device hangs as a whole, not one control, and what the tries added
+ * to the registry is forgotten. Returns the index in c->id of the control
+ * pinned, or -1 (none hung alone: the call hangs only as a whole, or the
+ * device does). Costs at most two bounded waits. */
+int hang_pin(const struct hang_call *c, int (*one)(uint32_t id, void *arg), void *arg);
 
 /* "VIDIOC_G_EXT_CTRLS of 0x00980900, 0x00980901", "VIDIOC_QUERYCTRL with
  * NEXT_CTRL after 0x00980001": what a call names. */

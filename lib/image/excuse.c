@@ -127,7 +127,8 @@ bool excuse_earned(const struct dev *d, const struct ctrl_model *m, struct captu
 	struct look l = { .d = d, .cap = cap, .extra = pr->max_latency };
 	if (lat >= 0)
 		l.extra = (unsigned)lat + 2 > cap->queued + 1 ? (unsigned)lat + 2 - cap->queued - 1 : 0;
-	bool earned = true, responded = false;
+	bool earned = true, responded = false, confirmed = false;
+	struct frame ref = { 0 }, at_end = { 0 };
 	unsigned set = 0;	/* ends that could be written */
 	for (size_t i = 0; i < img.n; i++)
 		set_plain(d, img.c[i], img.v[i]);
@@ -137,10 +138,11 @@ bool excuse_earned(const struct dev *d, const struct ctrl_model *m, struct captu
 	l.tol = JUDGE_HALF_CODE + JUDGE_NOISE_K * stats_frame_difference(&l.base, &l.f, &l.roi);
 	double most = 0;
 	char tried[512] = "";
-	for (size_t i = 0; i < img.n && !responded; i++) {
+	/* Until S_EXT_CTRLS is seen to move it too (or not to). */
+	for (size_t i = 0; i < img.n && earned && !confirmed; i++) {
 		const struct ctrl *c = img.c[i];
 		const int64_t ends[2] = { c->q.minimum, c->q.maximum };
-		for (int k = 0; k < 2 && !responded; k++) {
+		for (int k = 0; k < 2 && earned && !confirmed; k++) {
 			if (ends[k] == c->q.default_value || set_plain(d, c, ends[k]))
 				continue;
 			set++;
@@ -155,20 +157,31 @@ bool excuse_earned(const struct dev *d, const struct ctrl_model *m, struct captu
 			if (dd <= l.tol)
 				continue;
 			responded = true;
-			/* The same value the way the checks write it, from the defaults. */
-			set_plain(d, c, c->q.default_value);
-			if (capture_settle_after_change(cap, l.extra, &l.f))
+			/* The same value the way the checks write it, from the
+			 * default, judged against the picture at the default as
+			 * S_CTRL leaves it now: the first base may not be that
+			 * picture (a set of the value a control already holds
+			 * programs nothing, and a hardware state that another path
+			 * left behind would show as a move of its own). */
+			if (frame_copy(&at_end, &l.f) || set_plain(d, c, c->q.default_value) ||
+			    capture_settle_after_change(cap, l.extra, &ref))
 				goto out;
+			const double dref = stats_frame_difference(&ref, &at_end, &l.roi);
 			int64_t w = ends[k];
 			int e = ctrl_set_scalar(d, c, &w);
-			double de = e ? -1 : moved_by(&l);
-			if (!e && de >= 0 && de <= l.tol) {
-				earned = false;
-				snprintf(seen, len, "the picture responds to S_CTRL %s = %lld (frame difference %.2f, "
-					 "tolerance %.2f) but not to S_EXT_CTRLS (which = CUR_VAL) of the same value (%.2f): "
-					 "that set path stores the value without programming the hardware", c->slug,
-					 (long long)ends[k], dd, l.tol, de);
+			double de = e || capture_settle_after_change(cap, l.extra, &l.f) ? -1
+				    : stats_frame_difference(&ref, &l.f, &l.roi);
+			if (dref <= l.tol || e || de < 0)
+				continue;	/* nothing to compare S_EXT_CTRLS with: try further */
+			if (de > l.tol) {
+				confirmed = true;
+				continue;
 			}
+			earned = false;
+			snprintf(seen, len, "the picture responds to S_CTRL %s = %lld (frame difference %.2f to the "
+				 "picture at its default, tolerance %.2f) but not to S_EXT_CTRLS (which = CUR_VAL) of the "
+				 "same value (%.2f): that set path stores the value without programming the hardware",
+				 c->slug, (long long)ends[k], dref, l.tol, de);
 		}
 		set_plain(d, c, c->q.default_value);
 	}
@@ -185,8 +198,11 @@ out:
 		set_plain(d, img.c[i], was[i]);
 	frame_free(&l.base);
 	frame_free(&l.f);
+	frame_free(&ref);
+	frame_free(&at_end);
 	cached = earned;
-	if (earned && responded)
+	/* Only a picture both paths were seen to move is the run's answer. */
+	if (earned && confirmed)
 		remember_response();
 	snprintf(cached_seen, sizeof(cached_seen), "%s", seen);
 	return earned;

@@ -1,10 +1,17 @@
 /* The runner's side of a control whose ioctl hangs (see run_hang.h). */
 #include "run/run_hang.h"
+#include "check/run_opts.h"
 #include "check/verdict.h"
+#include "ctrl/ctrl_type.h"
+#include "ctrl/ctrl_value.h"
 #include <check.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 const char *run_hang_skip_reason(uint32_t id)
 {
@@ -25,6 +32,83 @@ const char *run_hang_skip_reason(uint32_t id)
 	return known[n_known++].why = strdup(why);
 }
 
+/* The same ioctl of one control alone, of the value it has (S and TRY
+ * leave the device as found), CUR_VAL: hang_pin's `one`. */
+struct pin_ctx {
+	const struct dev *d;
+	const struct ctrl_model *m;
+	unsigned long req;
+};
+
+static int pin_one(uint32_t id, void *arg)
+{
+	const struct pin_ctx *p = arg;
+	const struct ctrl *c = model_find(p->m, id);
+	if (!c)
+		return 0;	/* not the device's: it answers EINVAL at once */
+	struct ctrl_val v = { 0 };
+	ctrl_val_init(c, &v);
+	int e = ctrl_get(p->d, c, V4L2_CTRL_WHICH_CUR_VAL, &v);
+	if (e && e != DEV_EHUNG && !ctrl_has_payload(&c->q))
+		v.v = c->q.default_value;	/* write-only: its default */
+	if (e != DEV_EHUNG && p->req != VIDIOC_G_EXT_CTRLS)
+		e = p->req == VIDIOC_S_EXT_CTRLS ? ctrl_set(p->d, c, &v) : ctrl_try(p->d, c, &v);
+	ctrl_val_free(&v);
+	return e;
+}
+
+/* A G/S/TRY_EXT_CTRLS of several controls did not return in a check: ask
+ * each of them alone (hang_pin) in a process of its own, each ioctl bounded
+ * by the check's timeout, the whole bounded too (an open that sleeps for
+ * ever must not hold the runner). The control pinned joins the registry
+ * (the shared page) from that process. Returns it, or NULL. */
+static const struct hang *pin_ext_call(const struct ctrl_model *m, const struct hang_call *c, const char *check,
+				       unsigned int timeout_s)
+{
+	size_t before = hang_count();
+	pid_t pid = fork();
+	if (pid < 0)
+		return NULL;
+	if (pid == 0) {
+		/* The open is bounded by the default action of SIGALRM (the
+		 * process ends); the ioctls by hang_bound's handler. */
+		signal(SIGALRM, SIG_DFL);
+		alarm(timeout_s);
+		struct dev d;
+		char err[256], where[96];
+		if (dev_open(&d, g_opts.device, g_opts.libv4l2, err, sizeof(err)))
+			_exit(1);
+		alarm(0);
+		snprintf(where, sizeof(where), "in %.60s, asked alone", check);
+		hang_bound(timeout_s);
+		hang_set_where(where);
+		struct pin_ctx p = { &d, m, c->req };
+		int k = hang_pin(c, pin_one, &p);
+		_exit(k < 0 ? 1 : 0);
+	}
+	/* Two bounded waits at most, and the open's. */
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int status = 0;
+	pid_t r;
+	while ((r = waitpid(pid, &status, WNOHANG)) == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 3 * (time_t)timeout_s + 5) {
+			kill(pid, SIGKILL);
+			/* Not waited for: one stuck in the kernel for good would
+			 * hold the runner. What it added is not trusted. */
+			hang_truncate(before);
+			return NULL;
+		}
+		usleep(20 * 1000);
+	}
+	/* Its verdict is the registry: hang_pin leaves an entry only for a
+	 * control it pinned (r != pid: reaped elsewhere, the page still says). */
+	if (r == pid && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		return NULL;
+	return hang_count() > before ? hang_at(hang_count() - 1) : NULL;
+}
+
 int run_hang_timed_out(const struct ctrl_model *m, const char *check, unsigned int timeout_s, char *msg,
 		       size_t len)
 {
@@ -32,23 +116,36 @@ int run_hang_timed_out(const struct ctrl_model *m, const char *check, unsigned i
 	if (!hang_take_call(&c) || (!c.n && !c.next))
 		return CK_ERROR;	/* not inside a control ioctl: a plain timeout */
 	/* A NEXT query reached the control the model has after its id; a call
-	 * that names several controls is not pinned on one of them. */
+	 * that names several controls is pinned on one by asking each alone
+	 * (not when its process could not be ended: the device is stuck). */
 	uint32_t id = c.next ? model_next_id(m, c.id[0], c.next) : c.n == 1 ? c.id[0] : 0;
-	char where[300], what[200], old[800];
+	char where[300], what[200], alone[200], old[800], pinned[400] = "";
 	snprintf(where, sizeof(where), "in %s", check);
-	struct hang *h = id ? hang_add(c.req, id, timeout_s, where) : NULL;
+	snprintf(old, sizeof(old), "%s", msg);
+	/* A process SIGKILL could not end (an uninterruptible sleep) is still
+	 * named, as run_batch says it. */
+	const char *stuck = strstr(old, "its test process (pid");
+	const struct hang *h = id ? hang_add(c.req, id, timeout_s, where) : NULL;
 	if (h) {
 		hang_learn_model(m);
 		hang_what(h, what, sizeof(what));
 	} else {
 		hang_call_what(&c, what, sizeof(what));
 	}
-	/* A process SIGKILL could not end (an uninterruptible sleep) is still
-	 * named, as run_batch says it. */
-	snprintf(old, sizeof(old), "%s", msg);
-	const char *stuck = strstr(old, "its test process (pid");
+	if (!id && !c.next && c.n > 1 && !stuck &&
+	    (c.req == VIDIOC_G_EXT_CTRLS || c.req == VIDIOC_S_EXT_CTRLS || c.req == VIDIOC_TRY_EXT_CTRLS)) {
+		h = pin_ext_call(m, &c, check, timeout_s);
+		if (h) {
+			hang_learn_model(m);
+			snprintf(pinned, sizeof(pinned), "; asked alone, %s did not return in %.0f s either",
+				 hang_what(h, alone, sizeof(alone)), h->secs);
+		} else {
+			snprintf(pinned, sizeof(pinned), "; not pinned on one of its %u controls: asked alone, none "
+				 "hung by itself (or the device stopped answering as a whole)", c.n);
+		}
+	}
 	snprintf(msg, len, "%s did not return in %u s (the check's timeout), where the runner sent its test process "
-		 "SIGKILL%s%s%s", what, timeout_s,
+		 "SIGKILL%s%s%s%s", what, timeout_s, pinned,
 		 h ? "; the checks that need that control from here on are skipped (hang)" : "", stuck ? "; " : "",
 		 stuck ? stuck : "");
 	return CK_FAILURE;

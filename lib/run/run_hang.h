@@ -12,7 +12,9 @@ const char *run_hang_skip_reason(uint32_t id);
 /* A check timed out (run_batch's on_timeout): if its process was blocked in
  * a control ioctl, msg names the ioctl and the control, the control joins
  * the registry (with m's names and order) and the rtype is CK_FAILURE;
- * otherwise CK_ERROR and msg unchanged. */
+ * otherwise CK_ERROR and msg unchanged. A G/S/TRY_EXT_CTRLS of several
+ * controls is pinned on one first: a process of its own asks the same ioctl
+ * of each alone, bounded (hang_pin), and msg names the one that hung. */
 int run_hang_timed_out(const struct ctrl_model *m, const char *check, unsigned int timeout_s, char *msg,
 		       size_t len);
 /* One run/hang failure per control found hung so far (by the runner's own

@@ -301,6 +301,69 @@ START_TEST(test_timeout_names_the_call_and_the_next_check_is_refused)
 }
 END_TEST
 
+/* A call naming several controls did not return: each is asked alone, in
+ * order, until one does not return; it is pinned only while the device
+ * still answers another control (hang_pin). */
+static uint32_t sleeper;
+static bool all_sleep;
+static size_t n_tried;
+static uint32_t tried[16];
+
+static int alone(uint32_t id, void *arg)
+{
+	(void)arg;
+	tried[n_tried++] = id;
+	if (!all_sleep && id != sleeper)
+		return 0;
+	hang_add(VIDIOC_TRY_EXT_CTRLS, id, 5, "in ext/set-all, asked alone");	/* as hang_ioctl_end does */
+	return DEV_EHUNG;
+}
+
+START_TEST(test_pin_a_call_of_several_controls)
+{
+	struct hang_call c = { .req = VIDIOC_TRY_EXT_CTRLS, .n = 4,
+			       .id = { BRIGHTNESS, V4L2_CID_CONTRAST, V4L2_CID_SATURATION, V4L2_CID_HUE } };
+	hang_reset();
+	sleeper = V4L2_CID_CONTRAST, all_sleep = false, n_tried = 0;
+	ck_assert_int_eq(hang_pin(&c, alone, NULL), 1);
+	/* Brightness answered, Contrast did not, Saturation proved the device
+	 * still answers; Hue was never asked. */
+	ck_assert_uint_eq(n_tried, 3);
+	ck_assert_uint_eq(tried[2], V4L2_CID_SATURATION);
+	ck_assert_uint_eq(hang_count(), 1);
+	ck_assert_uint_eq(hang_find(V4L2_CID_CONTRAST)->req, VIDIOC_TRY_EXT_CTRLS);
+	/* The last one: the one before it is asked again. */
+	hang_reset();
+	sleeper = V4L2_CID_HUE, n_tried = 0;
+	ck_assert_int_eq(hang_pin(&c, alone, NULL), 3);
+	ck_assert_uint_eq(tried[4], V4L2_CID_SATURATION);
+	/* None hangs alone: nothing pinned. */
+	hang_reset();
+	sleeper = 0, n_tried = 0;
+	ck_assert_int_eq(hang_pin(&c, alone, NULL), -1);
+	ck_assert_uint_eq(n_tried, 4);
+	ck_assert_uint_eq(hang_count(), 0);
+	/* Every call hangs: the device, not one control; two waits, and the
+	 * registry forgets what the tries added. */
+	all_sleep = true, n_tried = 0;
+	ck_assert_int_eq(hang_pin(&c, alone, NULL), -1);
+	ck_assert_uint_eq(n_tried, 2);
+	ck_assert_uint_eq(hang_count(), 0);
+	/* A call of many controls notes them all (HANG_IDS), names the first. */
+	struct v4l2_ext_control ec[20];
+	memset(ec, 0, sizeof(ec));
+	for (int i = 0; i < 20; i++)
+		ec[i].id = BRIGHTNESS + (uint32_t)i;
+	struct v4l2_ext_controls x = { .which = V4L2_CTRL_WHICH_CUR_VAL, .count = 20, .controls = ec };
+	struct hang_call many;
+	ck_assert(hang_call_of(VIDIOC_TRY_EXT_CTRLS, &x, &many));
+	ck_assert_uint_eq(many.id[19], BRIGHTNESS + 19);
+	char buf[300];
+	ck_assert(strstr(hang_call_what(&many, buf, sizeof(buf)), "0x00980907 (and 12 more)"));
+	hang_reset();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hang");
@@ -312,6 +375,7 @@ int main(void)
 	tcase_add_test(tc, test_reason_is_class_hang);
 	tcase_add_test(tc, test_model_learns_and_drops);
 	tcase_add_test(tc, test_timeout_names_the_call_and_the_next_check_is_refused);
+	tcase_add_test(tc, test_pin_a_call_of_several_controls);
 	tcase_set_timeout(tc, 20);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
