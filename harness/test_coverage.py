@@ -127,6 +127,19 @@ def test_list_names_the_documentation(built):
 HEADER_BUILDS = {"6.1": None, "6.12": "6.12.118+deb12-amd64"}
 
 
+def _uapi_headers(kernel):
+    """(release, linux-headers-*-common dir) of a Debian build of the series,
+    fetched as the module builds fetch them (kernel-headers.sh)."""
+    import subprocess
+    from pathlib import Path
+    rel = HEADER_BUILDS[kernel] or subprocess.run(
+        [str(vboard.TOP / "fixtures/vboard/fetch-kernel.sh"), str(vboard.TOP / "fixtures/vboard/cache")],
+        capture_output=True, text=True, check=True).stdout.strip()
+    kdir = subprocess.run([str(vboard.TOP / "fixtures/drivers/kernel-headers.sh"), rel],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    return rel, next(Path(kdir).parent.glob("linux-headers-*-common"))
+
+
 @pytest.mark.parametrize("kernel", cov.KERNELS)
 def test_uapi_lists_match_the_headers(kernel):
     """spec/uapi-X.Y.txt is what the kernel's uapi headers say now: the
@@ -136,15 +149,9 @@ def test_uapi_lists_match_the_headers(kernel):
     the extracted linux-source tree is at hand (V4L2C_KSRC_<X_Y>, default
     /work/vcache/ksrc-X.Y; tools/uapi_constants.py KSRC writes the file)."""
     import os
-    import subprocess
     from pathlib import Path
     import uapi_constants as uc
-    rel = HEADER_BUILDS[kernel] or subprocess.run(
-        [str(vboard.TOP / "fixtures/vboard/fetch-kernel.sh"), str(vboard.TOP / "fixtures/vboard/cache")],
-        capture_output=True, text=True, check=True).stdout.strip()
-    kdir = subprocess.run([str(vboard.TOP / "fixtures/drivers/kernel-headers.sh"), rel],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    common = next(Path(kdir).parent.glob("linux-headers-*-common"))
+    rel, common = _uapi_headers(kernel)
     table = (SPEC / f"uapi-{kernel}.txt").read_text().splitlines()
     assert uc.constant_lines(common) == [l for l in table if not l.startswith("errno\t")], rel
     src = Path(os.environ.get(f"V4L2C_KSRC_{kernel.replace('.', '_')}", f"/work/vcache/ksrc-{kernel}"))
@@ -179,14 +186,7 @@ def test_compound_tables_match_the_headers(kernel, tmp_path):
     reserved ranges: lib/ctrl/compound.c, by offsetof) are the same built
     against the uapi headers of each kernel series (the same Debian builds
     as test_uapi_lists_match_the_headers) as against the build's own."""
-    import subprocess
-    from pathlib import Path
-    rel = HEADER_BUILDS[kernel] or subprocess.run(
-        [str(vboard.TOP / "fixtures/vboard/fetch-kernel.sh"), str(vboard.TOP / "fixtures/vboard/cache")],
-        capture_output=True, text=True, check=True).stdout.strip()
-    kdir = subprocess.run([str(vboard.TOP / "fixtures/drivers/kernel-headers.sh"), rel],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    common = next(Path(kdir).parent.glob("linux-headers-*-common"))
+    rel, common = _uapi_headers(kernel)
     built = _compound_rows(tmp_path / "b")
     assert len(built) > 40 and any(l.startswith("size\t0x280\t") for l in built)
     assert _compound_rows(tmp_path / "k", common / "include" / "uapi") == built, rel
