@@ -11,6 +11,7 @@
 #include "image/capture.h"
 #include "image/frame.h"
 #include "image/profile.h"
+#include "image/probe_route.h"
 #include "check/registry.h"
 #include "image/stats.h"
 
@@ -31,6 +32,7 @@ struct probe {
 	bool latency_noted;	/* 'not measured' said once */
 	struct frame f;		/* scratch */
 	int64_t orig;
+	struct probe_route route;	/* frames from a capture node the sensor reaches (cx->route) */
 };
 
 /* What an attempt found. */
