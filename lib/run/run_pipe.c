@@ -2,6 +2,7 @@
 #include "run/run_pipe.h"
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -83,9 +84,21 @@ void run_pipe_find(const struct dev *d)
 	g_why[0] = 0;
 }
 
-int run_pipe_check_restored(char *why, size_t len)
+const struct result *run_pipe_restored(struct result_set *rs)
 {
 	if (!g_n)
-		return 1;
-	return pipe_route_restore(&g_routes[0], why, len) ? -1 : 0;
+		return NULL;
+	char why[600], msg[700];
+	struct result *r = results_add(rs);
+	r->name = strdup("run/pipeline-restored");
+	r->suite = "run";
+	r->rule = "SD-7";
+	r->summary = "the pipeline's links, pad formats and capture formats are back as they were before the run";
+	r->verdict = VERDICT_PASS;
+	if (pipe_route_restore(&g_routes[0], why, sizeof(why))) {
+		snprintf(msg, sizeof(msg), "expected the pipeline as found, got: %s", why);
+		r->verdict = VERDICT_FAIL;
+		r->message = strdup(msg);
+	}
+	return r;
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "dev/device.h"
 #include "dev/pipeline.h"
+#include "check/results.h"
 
 /* For a sub-device node: its media device, whether it is a sensor, the
  * paths to capture nodes, the state they would change. */
@@ -16,8 +17,8 @@ size_t run_pipe_count(void);
 const struct pipe_route *run_pipe_route(size_t i);
 /* Why there is no route (the skip of the probes on this node). */
 const char *run_pipe_why(void);
-/* After the checks: the state found set again and read back (what a probe
- * cut short by a failure left is put back too): 0 when it is as found, -1
- * with the first difference or the step that failed; 1: no route. */
-int run_pipe_check_restored(char *why, size_t len);
+/* After the checks, run/pipeline-restored (SD-7): the state found set
+ * again (what a probe cut short by a failure left is put back too) and
+ * read back; the result added to rs (NULL: no route, no check). */
+const struct result *run_pipe_restored(struct result_set *rs);
 #endif

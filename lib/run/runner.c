@@ -609,29 +609,6 @@ static void run_info(struct run_info *ri, const char *started, double dur)
 	ri->duration_s = dur;
 }
 
-/* SD-7: the pipeline (links, pad formats, capture formats) set back as
- * it was found, and read back. */
-static void pipeline_restored(struct result_set *rs)
-{
-	static const struct check_def def = { "run/pipeline-restored", "SD-7",
-		"the pipeline's links, pad formats and capture formats are back as they were before the run",
-		CHECK_PER_DEVICE, 0, 0, 0, 0, 0 };
-	static const struct suite_def suite = { "run", "run", &def, 1 };
-	char why[600];
-	int st = run_pipe_check_restored(why, sizeof(why));
-	if (st > 0)
-		return;
-	struct instance in = { .name = "run/pipeline-restored", .def = &def, .suite = &suite };
-	struct result *r = new_result(rs, &in);
-	r->verdict = st ? VERDICT_FAIL : VERDICT_PASS;
-	if (st) {
-		char msg[700];
-		snprintf(msg, sizeof(msg), "expected the pipeline as found, got: %s", why);
-		r->message = strdup(msg);
-	}
-	print_result(r);
-}
-
 int runner_main(int argc, char **argv)
 {
 	char err[512];
@@ -786,7 +763,9 @@ int runner_main(int argc, char **argv)
 
 	/* Leave the device as it was found. */
 	char report[2048];
-	pipeline_restored(&rs);
+	const struct result *pr = run_pipe_restored(&rs);	/* SD-7 */
+	if (pr)
+		print_result(pr);
 	struct instance restore_inst = { .name = "run/restore" };
 	static const struct check_def restore_def = { "run/restore", "PE-1",
 		"every control is back to its value from before the run", CHECK_PER_DEVICE, 0, 0, 0, 0, 0 };
