@@ -10,8 +10,12 @@
 #include <stdbool.h>
 #include "ctrl/ctrl_model.h"
 
+struct pipe_route;
 struct check_ctx {
 	const struct dev *dev;		/* this test's own file handle, opened in the test process */
+	/* Frames from another node: a sensor sub-device's control judged on a
+	 * capture node its source pad reaches (dev/pipeline.h; NULL: dev). */
+	const struct pipe_route *route;
 	const struct ctrl *ctrl;	/* the control under test, NULL for device-level checks */
 	const struct ctrl_model *model;
 	long item;			/* CHECK_PER_ITEM: the item index */

@@ -27,7 +27,7 @@ int media_intf_is_v4l(uint32_t t)
 }
 
 /* /dev/NAME of char device major:minor, from its uevent's DEVNAME. */
-static void devnode_of(uint32_t major, uint32_t minor, char *out, size_t len)
+void media_devnode_of(uint32_t major, uint32_t minor, char *out, size_t len)
 {
 	char p[96], line[256];
 	out[0] = 0;
@@ -46,7 +46,7 @@ static void devnode_of(uint32_t major, uint32_t minor, char *out, size_t len)
 }
 
 /* "Sensor A" -> "sensor-a": stable names for results directories. */
-static void slugify(const char *name, char *out, size_t len)
+void media_slugify(const char *name, char *out, size_t len)
 {
 	size_t j = 0;
 	for (size_t i = 0; name[i] && j + 1 < len; i++) {
@@ -115,7 +115,7 @@ int media_graph_read(const char *path, struct media_graph *g, char *err, size_t 
 				n->intf_type = in[i].intf_type;
 				n->major = in[i].devnode.major;
 				n->minor = in[i].devnode.minor;
-				devnode_of(n->major, n->minor, n->devnode, sizeof(n->devnode));
+				media_devnode_of(n->major, n->minor, n->devnode, sizeof(n->devnode));
 				/* name: the linked entity's name; an interface linked to
 				 * several entities (a memory-to-memory device's source and
 				 * sink, v4l2-mem2mem.c: "NAME-source", "NAME-sink") is named
@@ -137,7 +137,7 @@ int media_graph_read(const char *path, struct media_graph *g, char *err, size_t 
 							}
 						}
 				}
-				slugify(name[0] ? name : n->entity[0] ? n->entity : n->devnode + 5, n->slug,
+				media_slugify(name[0] ? name : n->entity[0] ? n->entity : n->devnode + 5, n->slug,
 					sizeof(n->slug));
 			}
 		}

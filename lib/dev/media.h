@@ -41,6 +41,10 @@ enum media_node_agreement media_node_agrees(const struct media_node *n, char *wh
  * "enc-source" and "enc-sink", "enc-" (not "enc-s"); of names that share no
  * whole word, "". Names an interface linked to several entities. */
 void media_name_shared(char *name, const char *other);
+/* /dev/NAME of the char device major:minor (sysfs uevent DEVNAME), "" if none. */
+void media_devnode_of(uint32_t major, uint32_t minor, char *out, size_t len);
+/* "Sensor A" -> "sensor-a": an entity's name as a file name. */
+void media_slugify(const char *name, char *out, size_t len);
 /* A V4L2 interface the suite can test (video, VBI, radio, SDR, touch, sub-device). */
 int media_intf_is_v4l(uint32_t intf_type);
 #endif

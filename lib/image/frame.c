@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_NONE, K_PACKED422, K_SEMI420, K_PLANAR420, K_RGB24, K_GREY };
+enum kind { K_NONE, K_PACKED422, K_SEMI420, K_PLANAR420, K_RGB24, K_GREY, K_BAYER8 };
 
 struct layout {
 	uint32_t fourcc;
@@ -16,7 +16,9 @@ struct layout {
 	/* PACKED422: byte offsets of Y0, Cb, Y1, Cr in a 4-byte group.
 	 * SEMI420: off[1] = Cb offset in a CbCr pair (0 or 1).
 	 * PLANAR420: off[1] = 1 when the Cb plane comes first, 0 when Cr does.
-	 * RGB24: off[0] = offset of red in a pixel (0 or 2). */
+	 * RGB24: off[0] = offset of red in a pixel (0 or 2).
+	 * BAYER8: off[0], off[1] = where red and blue sit in a 2x2 cell
+	 * (row * 2 + column); green takes the other two. */
 	unsigned char off[4];
 };
 
@@ -36,6 +38,12 @@ static const struct layout layouts[] = {
 	{ V4L2_PIX_FMT_RGB24, K_RGB24, false, { 0, 0, 0, 0 } },
 	{ V4L2_PIX_FMT_BGR24, K_RGB24, false, { 2, 0, 0, 0 } },
 	{ V4L2_PIX_FMT_GREY, K_GREY, false, { 0, 0, 0, 0 } },
+	/* 8-bit Bayer (a raw capture node behind a sensor): each 2x2 cell
+	 * is one RGB pixel of a half-size frame, so colour is measured too. */
+	{ V4L2_PIX_FMT_SBGGR8, K_BAYER8, false, { 3, 0, 0, 0 } },
+	{ V4L2_PIX_FMT_SGBRG8, K_BAYER8, false, { 2, 1, 0, 0 } },
+	{ V4L2_PIX_FMT_SGRBG8, K_BAYER8, false, { 1, 2, 0, 0 } },
+	{ V4L2_PIX_FMT_SRGGB8, K_BAYER8, false, { 0, 3, 0, 0 } },
 };
 
 static const struct layout *find_layout(uint32_t fourcc)
@@ -253,6 +261,32 @@ static void conv_rgb24(struct frame *f, const struct layout *l, const uint8_t *s
 	}
 }
 
+/* A Bayer mosaic binned into RGB24 (one pixel per 2x2 cell), then as RGB24. */
+static int conv_bayer8(struct frame *f, const struct layout *l, const uint8_t *src, unsigned stride)
+{
+	static const struct layout rgb = { V4L2_PIX_FMT_RGB24, K_RGB24, false, { 0, 0, 0, 0 } };
+	const unsigned w = f->width, h = f->height, ro = l->off[0], bo = l->off[1];
+	uint8_t *tmp = malloc((size_t)w * h * 3);
+	if (!tmp)
+		return ENOMEM;
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			const uint8_t *c0 = src + (size_t)(2 * y) * stride + 2 * x, *c1 = c0 + stride;
+			const int v[4] = { c0[0], c0[1], c1[0], c1[1] };
+			int g = 0;
+			for (unsigned k = 0; k < 4; k++)
+				if (k != ro && k != bo)
+					g += v[k];
+			uint8_t *o = tmp + ((size_t)y * w + x) * 3;
+			o[0] = (uint8_t)v[ro];
+			o[1] = (uint8_t)((g + 1) / 2);
+			o[2] = (uint8_t)v[bo];
+		}
+	conv_rgb24(f, &rgb, tmp, w * 3);
+	free(tmp);
+	return 0;
+}
+
 int frame_convert(struct frame *f, const struct raw_image *r)
 {
 	const struct layout *l = find_layout(r->fourcc);
@@ -296,7 +330,9 @@ int frame_convert(struct frame *f, const struct raw_image *r)
 	}
 	if (r->len[0] < luma_len)
 		return EMSGSIZE;
-	int e = frame_alloc(f, w, h);
+	if (l->kind == K_BAYER8 && (w < 2 || h < 2))
+		return EINVAL;
+	int e = l->kind == K_BAYER8 ? frame_alloc(f, w / 2, h / 2) : frame_alloc(f, w, h);
 	if (e)
 		return e;
 	f->fourcc = r->fourcc;
@@ -325,6 +361,8 @@ int frame_convert(struct frame *f, const struct raw_image *r)
 		memset(f->cb, 128, (size_t)f->cw * f->ch);
 		memset(f->cr, 128, (size_t)f->cw * f->ch);
 		break;
+	case K_BAYER8:
+		return conv_bayer8(f, l, r->plane[0], ls);
 	case K_NONE:
 		return EINVAL;
 	}
@@ -395,6 +433,7 @@ size_t frame_pack(const struct frame *f, uint32_t fourcc, unsigned stride, uint8
 		for (unsigned y = 0; y < h; y++)
 			memcpy(buf + (size_t)y * stride, f->y + (size_t)y * w, w);
 		break;
+	case K_BAYER8:	/* a mosaic is read, never made */
 	case K_NONE:
 		return 0;
 	}

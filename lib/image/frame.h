@@ -48,7 +48,9 @@ void frame_fill(struct frame *f, uint8_t y, uint8_t cb, uint8_t cr);
 
 /* Layouts frame_convert() reads: YUYV, YVYU, UYVY, VYUY, NV12, NV21, YUV420,
  * YVU420, RGB24, BGR24, GREY (and the M variants NV12M, NV21M, YUV420M,
- * YVU420M with separate planes). */
+ * YVU420M with separate planes), and the 8-bit Bayer mosaics SBGGR8,
+ * SGBRG8, SGRBG8, SRGGB8 of a raw capture node, each 2x2 cell binned into
+ * one pixel of a half-size colour frame (frame_pack does not make them). */
 bool frame_layout_native(uint32_t fourcc);
 /* Bytes per line a layout has without padding (luma plane for planar). */
 unsigned frame_natural_stride(uint32_t fourcc, unsigned width);

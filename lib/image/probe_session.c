@@ -27,6 +27,8 @@ static void close_capture(void)
 		capture_close(&g_probe->cap);
 		g_probe->cap_open = false;
 	}
+	if (g_probe)
+		probe_route_close(&g_probe->route);
 }
 
 void outcome_point(struct outcome *o, const char *series, double x, double y)
@@ -148,11 +150,14 @@ void probe_begin(struct probe *p, const struct check_ctx *cx)
 	atexit(close_capture);
 	profile_apply_scene(cx->dev, cx->model, p->prof, p->c);
 	struct capture_opts o = { .nbufs = 3, .width = p->prof->width, .height = p->prof->height, .fps = p->prof->fps };
-	int e = capture_open(&p->cap, cx->dev, &o);
+	const struct dev *src = probe_route_open(&p->route, cx, &o);
+	int e = capture_open(&p->cap, src, &o);
+	if (e)
+		close_capture();	/* the pipeline back before the verdict */
 	if (e == ENOTSUP)	/* frames in no format the statistics read: inconclusive */
 		v_skip("cannot capture pictures for the probe: %s", p->cap.err);
-	if (capture_pipeline_unready(cx->dev, e))
-		v_skip("cannot capture for the probe: %s: %s", capture_pipeline_unready(cx->dev, e), p->cap.err);
+	if (capture_pipeline_unready(src, e))
+		v_skip("cannot capture for the probe: %s: %s", capture_pipeline_unready(src, e), p->cap.err);
 	if (e)
 		ck_abort_msg("cannot capture frames for the probe: %s", p->cap.err);
 	p->cap_open = true;

@@ -12,6 +12,7 @@
 #include "image/capture.h"
 #include "image/frame.h"
 #include "image/profile.h"
+#include "image/probe_route.h"
 #include "check/registry.h"
 #include "image/stats.h"
 #include "image/probe_node.h"
@@ -47,6 +48,7 @@ struct probe {
 	bool have_noise;
 	double tol_diff;	/* frame difference of two frames of one picture; < 0 unknown */
 	unsigned long node_frames;	/* frames spent measuring the node's latency and noise */
+	struct probe_route route;	/* frames from a capture node the sensor reaches (cx->route) */
 };
 
 /* What an attempt found. */

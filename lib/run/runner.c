@@ -24,6 +24,7 @@
 #include "run/run_hang.h"
 #include "run/run_args.h"
 #include "image/probe_node.h"
+#include "run/run_pipe.h"
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -47,6 +48,7 @@ struct instance {
 	uint32_t ctrl_id;	/* ctrl's id: a check process's model may move ctrl (model_drop_hung) */
 	long item;
 	const char *why;	/* not NULL: registered as skipped */
+	size_t route1;		/* 1 + the pipeline route its frames come through (0: none) */
 };
 
 static struct instance *inst;
@@ -160,13 +162,51 @@ static int hang_timed_out(int idx, char *msg, size_t len)
 	return run_hang_timed_out(&g_model, inst[idx].name, g_timeout_now, msg, len);
 }
 
+/* The probes only read frames and set the control on cx->dev: they can take
+ * their frames from another node. The other streaming checks (lifecycle:
+ * open, close, S_FMT, S_INPUT on the node itself) cannot. */
+static bool judged_through_pipeline(const struct suite_def *s)
+{
+	return !strncmp(s->name, "probe", 5);
+}
+
+/* A sensor sub-device: each probe once per capture node it reaches,
+ * "probe/luma-up/brightness@rgb-yuv-capture" (spec SD-6). */
+static void expand_routes(const struct suite_def *s, const struct check_def *d)
+{
+	for (size_t i = 0; i < g_model.n; i++) {
+		const struct ctrl *c = &g_model.c[i];
+		const char *why = NULL;
+		if (c->excluded || (c->q.flags & V4L2_CTRL_FLAG_DISABLED))
+			continue;
+		bool applies = !d->applies || d->applies(c, &g_model, &why);
+		if (!applies && !why)
+			continue;
+		for (size_t r = 0; r < run_pipe_count(); r++) {
+			char suffix[200];
+			snprintf(suffix, sizeof(suffix), "%s@%s", c->slug, run_pipe_route(r)->slug);
+			size_t before = n_inst;
+			add_instance(s, d, c, 0, suffix, applies ? run_hang_skip_reason(c->q.id) : why);
+			if (n_inst > before)
+				inst[n_inst - 1].route1 = r + 1;
+		}
+	}
+}
+
 static void expand(const struct suite_def *s, const struct check_def *d)
 {
 	if ((d->needs & NEEDS_SUBDEV_NODE) && !dev_is_subdev(&g_dev))
 		return;
 	if (d->needs_stream && dev_is_subdev(&g_dev)) {
-		add_instance(s, d, NULL, 0, "device", "a sub-device node streams no frames itself: its controls act on "
-			     "the capture node its source pad reaches (dev-subdev.rst; spec SD-3)");
+		if (judged_through_pipeline(s) && run_pipe_count()) {
+			expand_routes(s, d);
+			return;
+		}
+		static char why[800];
+		snprintf(why, sizeof(why), "a sub-device node streams no frames itself: its controls act on the capture "
+			 "node its source pad reaches (dev-subdev.rst; spec SD-3)%s%s",
+			 judged_through_pipeline(s) ? ": " : "", judged_through_pipeline(s) ? run_pipe_why() : "");
+		add_instance(s, d, NULL, 0, "device", why);
 		return;
 	}
 	if (d->needs_stream && !dev_captures_pictures(&g_dev)) {
@@ -262,7 +302,7 @@ static void instance_fn(int i)
 	snapshot_reset(&d, &g_model, &g_snap);
 	ev_new_check();
 	struct check_ctx cx = { .dev = &d, .ctrl = ctrl, .model = &g_model, .item = in->item,
-				.name = in->name };
+				.name = in->name, .route = in->route1 ? run_pipe_route(in->route1 - 1) : NULL };
 	in->def->fn(&cx);
 	dev_close(&d);
 	if (batch_shared())
@@ -617,6 +657,7 @@ int runner_main(int argc, char **argv)
 	hang_set_where("while preparing the checks");
 	mark_excluded();
 	g_missing = probe_missing_features(&g_dev, &g_model);
+	run_pipe_find(&g_dev);	/* a sensor sub-device: the capture nodes it reaches */
 	for (size_t s = 0; s < n_all_suites; s++)
 		for (size_t i = 0; i < all_suites[s]->n_checks; i++)
 			expand(all_suites[s], &all_suites[s]->checks[i]);
@@ -726,6 +767,9 @@ int runner_main(int argc, char **argv)
 
 	/* Leave the device as it was found. */
 	char report[2048];
+	const struct result *pr = run_pipe_restored(&rs);	/* SD-7 */
+	if (pr)
+		print_result(pr);
 	struct instance restore_inst = { .name = "run/restore" };
 	static const struct check_def restore_def = { "run/restore", "PE-1",
 		"every control is back to its value from before the run", CHECK_PER_DEVICE, 0, 0, 0, 0, 0 };

@@ -172,6 +172,36 @@ static bool frames_equal(const struct frame *a, const struct frame *b)
 	       !memcmp(a->cb, b->cb, (size_t)a->cw * a->ch) && !memcmp(a->cr, b->cr, (size_t)a->cw * a->ch);
 }
 
+/* A Bayer mosaic: each 2x2 cell is one pixel of a half-size colour frame,
+ * red and blue where the order puts them, green the mean of the other two. */
+START_TEST(test_bayer_cells_binned)
+{
+	/* 4x2 SRGGB8: cell 0 pure red (R G / G B = 191 0 / 0 0), cell 1 grey */
+	const uint8_t rggb[8] = { 191, 0, 100, 100, 0, 0, 100, 100 };
+	const uint8_t bggr[8] = { 0, 0, 100, 100, 0, 191, 100, 100 };
+	struct frame f = { 0 };
+	struct raw_image r = { .fourcc = V4L2_PIX_FMT_SRGGB8, .width = 4, .height = 2, .nplanes = 1,
+			       .plane = { rggb }, .len = { 8 } };
+	ck_assert(frame_layout_native(V4L2_PIX_FMT_SGRBG8));
+	ck_assert_int_eq(frame_convert(&f, &r), 0);
+	ck_assert_uint_eq(f.width, 2);
+	ck_assert_uint_eq(f.height, 1);
+	ck_assert(f.has_chroma);
+	uint8_t y, cb, cr;
+	frame_rgb_to_ycbcr(191, 0, 0, &y, &cb, &cr);
+	ck_assert_msg(abs(f.y[0] - y) <= 1, "red cell luma %u, want %u", f.y[0], y);
+	frame_rgb_to_ycbcr(100, 100, 100, &y, &cb, &cr);
+	ck_assert_msg(abs(f.y[1] - y) <= 1, "grey cell luma %u, want %u", f.y[1], y);
+	ck_assert_msg(f.cr[0] > 140, "the chroma of the pair leans red: Cr %u", f.cr[0]);
+	r.fourcc = V4L2_PIX_FMT_SBGGR8;
+	r.plane[0] = bggr;
+	ck_assert_int_eq(frame_convert(&f, &r), 0);
+	frame_rgb_to_ycbcr(191, 0, 0, &y, &cb, &cr);
+	ck_assert_msg(abs(f.y[0] - y) <= 1, "BGGR red cell luma %u, want %u", f.y[0], y);
+	frame_free(&f);
+}
+END_TEST
+
 START_TEST(test_every_layout_gives_the_same_stats)
 {
 	const unsigned w = 64, h = 48, rs = 3 * w + 5;
@@ -317,6 +347,7 @@ int main(void)
 	tcase_add_test(tc, test_literal_layouts);
 	tcase_add_test(tc, test_rgb24_and_bgr24_literal);
 	tcase_add_test(tc, test_every_layout_gives_the_same_stats);
+	tcase_add_test(tc, test_bayer_cells_binned);
 	tcase_add_test(tc, test_sizes_and_errors);
 	tcase_add_test(tc, test_odd_size_rgb);
 	tcase_add_test(tc, test_write_pnm);

@@ -1,0 +1,24 @@
+/* A sensor sub-device's controls judged on the frames of the capture nodes
+ * its source pad reaches (spec SD-6, SD-7): the runner finds the paths and
+ * saves the pipeline's state before the checks, the probes run once per
+ * capture node (check_ctx.route), and after the checks the state is read
+ * back against the one found and set again. */
+#ifndef V4L2C_RUN_PIPE_H
+#define V4L2C_RUN_PIPE_H
+#include <stddef.h>
+#include "dev/device.h"
+#include "dev/pipeline.h"
+#include "check/results.h"
+
+/* For a sub-device node: its media device, whether it is a sensor, the
+ * paths to capture nodes, the state they would change. */
+void run_pipe_find(const struct dev *d);
+size_t run_pipe_count(void);
+const struct pipe_route *run_pipe_route(size_t i);
+/* Why there is no route (the skip of the probes on this node). */
+const char *run_pipe_why(void);
+/* After the checks, run/pipeline-restored (SD-7): the state found set
+ * again (what a probe cut short by a failure left is put back too) and
+ * read back; the result added to rs (NULL: no route, no check). */
+const struct result *run_pipe_restored(struct result_set *rs);
+#endif
