@@ -25,6 +25,7 @@
 #include "run/run_args.h"
 #include "image/probe_node.h"
 #include "run/run_pipe.h"
+#include "run/run_needs.h"
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -107,50 +108,12 @@ static void add_instance(const struct suite_def *s, const struct check_def *d, c
 	in->why = why;
 }
 
-/* Which of the features in enum check_needs the driver has: only ENOTTY
- * (the ioctl does not exist on this node) takes one away; any other answer
- * is for the checks themselves to judge. */
+/* Which of the features in enum check_needs this node lacks (run_needs.c). */
 static unsigned int g_missing;
-
-static unsigned int probe_missing_features(const struct dev *d, const struct ctrl_model *m)
-{
-	unsigned int missing = 0;
-	if (dev_is_subdev(d))
-		missing |= NEEDS_VIDEO_NODE;
-	if (!m->n && ctrl_ioctls_absent(d))
-		/* no control handler: no extended controls, no control events */
-		return missing | NEEDS_CTRLS | NEEDS_EXT | NEEDS_EVENTS;
-	struct v4l2_ext_controls x = { .which = V4L2_CTRL_WHICH_CUR_VAL, .count = 0 };
-	if (dev_ioctl(d, VIDIOC_G_EXT_CTRLS, &x) == ENOTTY)
-		missing |= NEEDS_EXT;
-	if (m->n) {
-		/* subscribing writes nothing, so any control will do */
-		int e = ev_subscribe(d, m->c[0].q.id, 0);
-		if (e == ENOTTY)
-			missing |= NEEDS_EVENTS;
-		else if (!e)
-			ev_unsubscribe(d, V4L2_EVENT_CTRL, m->c[0].q.id);
-	}
-	return missing;
-}
 
 unsigned int runner_missing_features(void)
 {
 	return g_missing;
-}
-
-/* Why the checks that need `needs` do not run here: the node's kind and
- * its missing control handler come first, they explain the rest. */
-static const char *missing_reason(unsigned int needs)
-{
-	if (needs & NEEDS_VIDEO_NODE)
-		return "a sub-device node: no priorities, inputs or video formats there (dev-subdev.rst; spec SD-3)";
-	if (g_missing & NEEDS_CTRLS)
-		return "the node has no control ioctls (QUERYCTRL and QUERY_EXT_CTRL give ENOTTY: no control handler; "
-		       "spec NC-1)";
-	if (needs & NEEDS_EXT)
-		return "the driver has no extended control ioctls (G_EXT_CTRLS gives ENOTTY; ext/count-zero reports it)";
-	return "the driver has no control events (SUBSCRIBE_EVENT gives ENOTTY; events/supported reports it)";
 }
 
 /* A check that timed out (run_batch's on_timeout): named by the control
@@ -217,7 +180,7 @@ static void expand(const struct suite_def *s, const struct check_def *d)
 	}
 	/* One skip per check, not per control: the cause is the device's. */
 	if (d->needs & g_missing) {
-		add_instance(s, d, NULL, 0, "device", missing_reason(d->needs & g_missing));
+		add_instance(s, d, NULL, 0, "device", run_needs_reason(d->needs & g_missing, g_missing));
 		return;
 	}
 	switch (d->scope) {
@@ -656,7 +619,7 @@ int runner_main(int argc, char **argv)
 	hang_learn_model(&g_model);
 	hang_set_where("while preparing the checks");
 	mark_excluded();
-	g_missing = probe_missing_features(&g_dev, &g_model);
+	g_missing = run_needs_missing(&g_dev, &g_model);
 	run_pipe_find(&g_dev);	/* a sensor sub-device: the capture nodes it reaches */
 	for (size_t s = 0; s < n_all_suites; s++)
 		for (size_t i = 0; i < all_suites[s]->n_checks; i++)
