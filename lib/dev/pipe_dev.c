@@ -77,7 +77,9 @@ static int op_link_enabled(void *ctx, uint32_t link, bool *on)
 	return e;
 }
 
-static int op_get_fmt(void *ctx, uint32_t pad, struct v4l2_mbus_framefmt *f)
+/* VIDIOC_SUBDEV_G_FMT or S_FMT of a pad's ACTIVE format; *f in (S_FMT) and
+ * out (what the driver answered). */
+static int pad_fmt(void *ctx, uint32_t pad, struct v4l2_mbus_framefmt *f, unsigned long req)
 {
 	uint32_t idx;
 	int fd = pad_fd(ctx, pad, &idx);
@@ -87,27 +89,22 @@ static int op_get_fmt(void *ctx, uint32_t pad, struct v4l2_mbus_framefmt *f)
 	memset(&sf, 0, sizeof(sf));
 	sf.which = V4L2_SUBDEV_FORMAT_ACTIVE;
 	sf.pad = idx;
-	int e = xioctl(fd, VIDIOC_SUBDEV_G_FMT, &sf);
+	if (req == VIDIOC_SUBDEV_S_FMT)
+		sf.format = *f;
+	int e = xioctl(fd, req, &sf);
 	if (!e)
 		*f = sf.format;
 	return e;
 }
 
+static int op_get_fmt(void *ctx, uint32_t pad, struct v4l2_mbus_framefmt *f)
+{
+	return pad_fmt(ctx, pad, f, VIDIOC_SUBDEV_G_FMT);
+}
+
 static int op_set_fmt(void *ctx, uint32_t pad, struct v4l2_mbus_framefmt *f)
 {
-	uint32_t idx;
-	int fd = pad_fd(ctx, pad, &idx);
-	if (fd < 0)
-		return ENODEV;
-	struct v4l2_subdev_format sf;
-	memset(&sf, 0, sizeof(sf));
-	sf.which = V4L2_SUBDEV_FORMAT_ACTIVE;
-	sf.pad = idx;
-	sf.format = *f;
-	int e = xioctl(fd, VIDIOC_SUBDEV_S_FMT, &sf);
-	if (!e)
-		*f = sf.format;
-	return e;
+	return pad_fmt(ctx, pad, f, VIDIOC_SUBDEV_S_FMT);
 }
 
 static int op_enum_code(void *ctx, uint32_t pad, uint32_t index, uint32_t *code)
