@@ -43,6 +43,7 @@ ALSO = {
     "SC-8": ["getset/roundtrip"],
     "EX-9": ["cluster/grabbed"], "FL-2": ["cluster/grabbed"],
     "PE-3": ["values/query-stable", "events/input-change"],
+    "LC-8": ["lifecycle/runtime-suspend"],  # its M2M branch: a context across runtime suspend
 }
 
 
