@@ -161,6 +161,9 @@ void probe_begin(struct probe *p, const struct check_ctx *cx)
 	if (e)
 		ck_abort_msg("cannot capture frames for the probe: %s", p->cap.err);
 	p->cap_open = true;
+	/* A path that debayers: a pixel is made of the sites around it. */
+	if (judge_mosaic_of(p->cap.fourcc, p->route.src_code) == MOSAIC_DEBAYERED)
+		p->cap.clip_reach = judge_site_radius(MOSAIC_DEBAYERED, p->cap.width, p->route.src_width);
 	char desc[128];
 	v_info("capture %s", capture_describe(&p->cap, desc, sizeof(desc)));
 	/* The first frame: when it is the picture of a noise set the node kept,
@@ -429,4 +432,12 @@ bool probe_target(const struct ctrl *c, const char **why)
 		return false;
 	}
 	return judge_effect_required(c->q.id, profile_requires_effect(pr, c->slug, c->q.id), why);
+}
+
+enum judge_mosaic probe_mosaic(const struct probe *p, const struct frame *f, enum mirror m, unsigned *radius)
+{
+	const enum judge_mosaic mo = judge_mosaic_of(f->fourcc, p->route.src_code);
+	*radius = m == MIRROR_V ? judge_site_radius(mo, f->height, p->route.src_height)
+				: judge_site_radius(mo, f->width, p->route.src_width);
+	return mo;
 }
