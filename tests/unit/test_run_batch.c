@@ -58,7 +58,7 @@ START_TEST(each_check_costs_only_itself)
 		names[i] = "check";
 	}
 	struct outcome out[N] = { { 0 } };
-	struct batch b = { idx, names, N, dispatch, 1, dir };
+	struct batch b = { idx, names, N, dispatch, 1 };
 	batch_run(&b, out);
 	ck_assert_int_eq(out[0].rtype, CK_PASS);
 	ck_assert_int_eq(out[1].rtype, CK_FAILURE);
@@ -151,7 +151,7 @@ static void run_with_unkillable(bool own_process)
 		names[i] = "check";
 	}
 	struct outcome out[N2] = { { 0 } };
-	struct batch b = { idx, names, N2, dispatch2, 1, dir, own_process };
+	struct batch b = { idx, names, N2, dispatch2, 1, own_process };
 	batch_kill = fake_kill;
 	batch_reap_s = 0.3;
 	size_t before = batch_abandoned(NULL);
