@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,13 +154,15 @@ static void after_check(void)
 		c_restart = true;
 }
 
-/* The shared process: the checks from `first` on, one after another,
- * without Check's runner (assert_catch.h); each verdict is in the record
- * log as soon as the check and its clean-up are done. */
-static void shared_main(const struct batch *b, size_t first)
+/* The checks of b from `first` on, one after another, without Check's
+ * runner (assert_catch.h); each verdict is in the record log as soon as
+ * the check and its clean-up are done. A check that left a thread or a
+ * process behind ends the process, before the next check or after the
+ * last. */
+static void shared_checks(const struct batch *b, size_t first)
 {
 	char msg[BUFSIZ];
-	keep_open_fds();
+	cb = b;
 	for (size_t k = first; k < b->n; k++) {
 		if (c_restart)
 			_exit(EXIT_RESTART);
@@ -167,6 +170,50 @@ static void shared_main(const struct batch *b, size_t first)
 		bool failed = assert_catch_run(b->fn, b->idx[k], msg, sizeof(msg));
 		after_check();
 		record_verdict(k, failed ? CK_FAILURE : CK_PASS, failed ? msg : "");
+	}
+	if (c_restart)
+		_exit(EXIT_RESTART);
+}
+
+/* What the runner sends the shared process for a batch: this, then n ints
+ * (the instance indices). */
+struct command {
+	void (*fn)(int idx);
+	size_t n, first;
+};
+
+static bool read_full(int fd, void *buf, size_t len)
+{
+	for (size_t got = 0; got < len;) {
+		ssize_t r = read(fd, (char *)buf + got, len - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}
+
+/* The shared test process: it outlives a batch (a fork and an exit per
+ * check definition cost more on an emulated board than the definition's
+ * quick checks), running each batch the runner sends and answering one
+ * byte when it is done. It ends when the runner closes its end, after a
+ * check left a thread or a process behind, or killed with a check that
+ * overran. */
+static void shared_main(int cmd, int done)
+{
+	keep_open_fds();
+	struct command h;
+	while (read_full(cmd, &h, sizeof(h))) {
+		int *idx = calloc(h.n + 1, sizeof(*idx));
+		if (!read_full(cmd, idx, h.n * sizeof(*idx)))
+			_exit(0);
+		struct batch b = { .idx = idx, .n = h.n, .fn = h.fn };
+		shared_checks(&b, h.first);
+		free(idx);
+		if (write(done, "d", 1) != 1)
+			_exit(0);
 	}
 	_exit(0);
 }
@@ -178,20 +225,16 @@ static void own_test(int i)
 	cb->fn(i);
 }
 
-/* The child: the checks from `first` on in one process, or, for an
- * own-process batch, the check at `first` alone in Check's fork mode, whose
- * failed assertion in any thread ends the check's process. That child never
- * touches the device, so the runner can always kill it, even when the
- * check's own process is stuck in the kernel (Check would wait for that one
- * for ever). Verdicts go to the record log; then it ends. */
-static void child_main(const struct batch *b, size_t first)
+/* An own-process check: the check at `first` alone in Check's fork mode,
+ * whose failed assertion in any thread ends the check's process. This
+ * child never touches the device, so the runner can always kill it, even
+ * when the check's own process is stuck in the kernel (Check would wait for
+ * that one for ever). Its verdict goes to the record log; then it ends. */
+static void own_main(const struct batch *b, size_t first)
 {
 	cb = b;
 	c_first = first;
 	setpgid(0, 0);
-	in_shared = !b->own_process;
-	if (in_shared)
-		shared_main(b, first);
 	Suite *s = suite_create("batch");
 	TCase *tc = tcase_create("batch");
 	tcase_set_timeout(tc, 0);	/* the runner keeps the time */
@@ -292,54 +335,166 @@ size_t batch_abandoned(const pid_t **pids)
 	return n_abandoned;
 }
 
-/* Start a child at b->idx[first]; watch it until it ends, or until it is
- * killed and, if SIGKILL cannot end it (a sleep in the kernel that nothing
+/* The runner's side of the shared test process (shared_main). */
+static pid_t srv_pid;
+static int srv_cmd = -1, srv_done = -1;
+
+static void server_forget(void)
+{
+	if (srv_cmd >= 0)
+		close(srv_cmd);
+	if (srv_done >= 0)
+		close(srv_done);
+	srv_cmd = srv_done = -1;
+	srv_pid = 0;
+}
+
+void batch_finish(void)
+{
+	if (!srv_pid)
+		return;
+	pid_t pid = srv_pid;
+	server_forget();	/* its end of the command pipe: it exits */
+	int status;
+	if (!reap_by(pid, now_s() + batch_reap_s, &status)) {
+		batch_kill(-pid, SIGKILL);
+		batch_kill(pid, SIGKILL);
+		if (!reap_by(pid, now_s() + batch_reap_s, &status))
+			note_abandoned(pid);
+	}
+}
+
+static void finish_at_exit(void)
+{
+	batch_finish();
+}
+
+static bool server_start(void)
+{
+	static bool registered;
+	int cmd[2], done[2];
+	if (pipe(cmd))
+		return false;
+	if (pipe(done)) {
+		close(cmd[0]);
+		close(cmd[1]);
+		return false;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(cmd[1]);
+		close(done[0]);
+		setpgid(0, 0);
+		in_shared = true;
+		shared_main(cmd[0], done[1]);
+	}
+	close(cmd[0]);
+	close(done[1]);
+	if (pid < 0) {
+		close(cmd[1]);
+		close(done[0]);
+		return false;
+	}
+	/* Not inherited by the checks' own processes the runner forks. */
+	fcntl(cmd[1], F_SETFD, FD_CLOEXEC);
+	fcntl(done[0], F_SETFD, FD_CLOEXEC);
+	srv_pid = pid;
+	srv_cmd = cmd[1];
+	srv_done = done[0];
+	if (!registered)
+		atexit(finish_at_exit);
+	registered = true;
+	return true;
+}
+
+static bool server_send(const struct batch *b, size_t first)
+{
+	struct command h = { b->fn, b->n, first };
+	sigset_t pipe_set, old;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	bool ok = write(srv_cmd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+		  write(srv_cmd, b->idx, b->n * sizeof(*b->idx)) == (ssize_t)(b->n * sizeof(*b->idx));
+	/* A SIGPIPE raised by a dead server is taken here, not delivered. */
+	struct timespec zero = { 0, 0 };
+	while (sigtimedwait(&pipe_set, NULL, &zero) > 0)
+		;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
+/* Run b from position `first`: in the shared test process (started if
+ * there is none), or for an own-process batch in a child of its own. Watch
+ * it until the batch is done or the process ends, or until it is killed
+ * and, if SIGKILL cannot end it (a sleep in the kernel that nothing
  * interrupts), left behind: the runner never waits for it unboundedly.
  * Returns the position of the first check it did not finish (b->n when all
  * ran). */
 static size_t run_child(const struct batch *b, size_t first, struct outcome *out)
 {
-	int p[2];
-	if (pipe(p)) {
-		for (size_t k = first; k < b->n; k++)
-			set_outcome(&out[k], CK_ERROR, "cannot create a pipe for the test process");
-		return b->n;
-	}
 	struct reclog_progress pr;
 	reclog_progress(&pr);
 	unsigned long seen = pr.seq;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		child_main(b, first);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		for (size_t k = first; k < b->n; k++)
-			set_outcome(&out[k], CK_ERROR, "cannot fork the test process");
-		return b->n;
+	pid_t pid;
+	int watch;	/* readable: a byte when the batch is done; EOF when the process is gone */
+	if (!b->own_process) {
+		if (srv_pid && !server_send(b, first)) {
+			batch_finish();
+			reclog_progress(&pr);
+			seen = pr.seq;
+		}
+		if (!srv_pid && (!server_start() || !server_send(b, first))) {
+			batch_finish();
+			for (size_t k = first; k < b->n; k++)
+				set_outcome(&out[k], CK_ERROR, "cannot start the shared test process");
+			return b->n;
+		}
+		pid = srv_pid;
+		watch = srv_done;
+	} else {
+		int p[2];
+		if (pipe(p)) {
+			for (size_t k = first; k < b->n; k++)
+				set_outcome(&out[k], CK_ERROR, "cannot create a pipe for the test process");
+			return b->n;
+		}
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0) {
+			close(p[0]);
+			own_main(b, first);
+		}
+		close(p[1]);
+		if (pid < 0) {
+			close(p[0]);
+			for (size_t k = first; k < b->n; k++)
+				set_outcome(&out[k], CK_ERROR, "cannot fork the test process");
+			return b->n;
+		}
+		watch = p[0];
 	}
 	size_t cur = first;	/* position of the check running now */
 	pid_t gpid = 0;		/* the process running it, if not the child */
-	bool started = false, timed_out = false;
+	bool started = false, timed_out = false, done = false;
 	double deadline = now_s() + b->timeout_s;
-	/* The child never writes on the pipe: its end closes when the child
-	 * (and a check's own process) are gone. Each check notes its start in
-	 * the record log; the runner looks there only when the deadline it
-	 * knows of has passed, so a batch of quick checks never wakes it. */
+	/* Each check notes its start in the record log; the runner looks there
+	 * only when the deadline it knows of has passed, so a batch of quick
+	 * checks wakes it once, when it is done. */
 	for (;;) {
-		struct pollfd pf = { .fd = p[0], .events = POLLIN };
+		struct pollfd pf = { .fd = watch, .events = POLLIN };
 		int left = (int)((deadline - now_s()) * 1000);
 		int r = poll(&pf, 1, left > 0 ? left + 1 : 0);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r > 0) {
 			char c;
-			if (read(p[0], &c, 1) <= 0)
-				break;	/* the child is gone */
-			continue;
+			ssize_t got = read(watch, &c, 1);
+			if (got < 0 && errno == EINTR)
+				continue;
+			done = got == 1;
+			break;	/* done, or the process is gone */
 		}
 		reclog_progress(&pr);
 		if (pr.seq != seen) {
@@ -354,6 +509,18 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 		timed_out = true;
 		break;
 	}
+	if (done) {
+		/* The shared process finished the batch and waits for the next. */
+		bool *got = calloc(b->n + 1, sizeof(*got));
+		read_verdicts(b, first, b->n, out, got);
+		size_t k = first;
+		while (k < b->n && got[k])
+			k++;
+		for (size_t j = k; j < b->n; j++)
+			set_outcome(&out[j], CK_ERROR, "no verdict from the shared test process (runner error)");
+		free(got);
+		return b->n;
+	}
 	reclog_progress(&pr);
 	if (pr.seq != seen) {
 		cur = pr.pos;
@@ -362,7 +529,10 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 		if (!timed_out)
 			deadline = pr.started + b->timeout_s;
 	}
-	close(p[0]);
+	if (!b->own_process)
+		server_forget();	/* gone, or to be killed below */
+	else
+		close(watch);
 	/* A child that closed the pipe is exiting: it gets what is left of
 	 * the check's time to do so (closing a streaming handle can take a
 	 * while on an emulated board). One that does not end is killed, and

@@ -14,6 +14,7 @@
  *  - each check has its timeout: the runner watches the child's progress
  *    (the child notes every check it starts in the record log, reclog.h)
  *    and kills it when a check overruns.
+ * The shared process outlives a batch: the runner sends it the next one.
  * Verdicts go into the record log ("R" lines) as soon as a check is done,
  * so they survive a later crash of the shared process. The shared process
  * runs its checks without Check's runner (assert_catch.h: Check's per-test
@@ -59,6 +60,8 @@ size_t batch_abandoned(const pid_t **pids);
  * log (reclog.h) is emptied first and holds, afterwards, every line the
  * checks of b recorded, until the next batch_run. */
 void batch_run(const struct batch *b, struct outcome *out);
+/* End the shared test process, which outlives a batch (also done at exit). */
+void batch_finish(void);
 /* In the shared process: true while a check runs there (not in its own). */
 bool batch_shared(void);
 /* End the running check now, without a verdict of its own (the record says

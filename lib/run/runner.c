@@ -725,6 +725,7 @@ int runner_main(int argc, char **argv)
 		if (wedge_end_run(&rs, i))	/* hook: wedge.c */
 			break;
 	}
+	batch_finish();
 	/* The last check has no next check to find the device wedged: ask now,
 	 * before the restore opens it (a wedged device would hang the runner). */
 	const pid_t *stuck;
