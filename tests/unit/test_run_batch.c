@@ -183,21 +183,29 @@ START_TEST(unkillable_shared_process_is_left_behind)
 }
 END_TEST
 
+/* The first two "pid N" lines the checks left in shared_file; how many. */
+static int first_two_pids(long pid[2])
+{
+	FILE *f = fopen(shared_file, "r");
+	int np = 0;
+	char line[128];
+	pid[0] = pid[1] = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (np < 2 && sscanf(line, "pid %ld", &pid[np]) == 1)
+			np++;
+	if (f)
+		fclose(f);
+	return np;
+}
+
 /* Checks with threads or processes: Check's fork mode would wait for the
  * stuck process for ever; its waiting child is killed instead. */
 START_TEST(unkillable_own_process_is_left_behind)
 {
 	run_with_unkillable(true);
 	/* each check had a process of its own */
-	FILE *f = fopen(shared_file, "r");
-	long pid[2] = { 0 };
-	int np = 0;
-	char line[128];
-	while (fgets(line, sizeof(line), f))
-		if (np < 2 && sscanf(line, "pid %ld", &pid[np]) == 1)
-			np++;
-	fclose(f);
-	ck_assert_int_eq(np, 2);
+	long pid[2];
+	ck_assert_int_eq(first_two_pids(pid), 2);
 	ck_assert_msg(pid[0] != pid[1], "own processes");
 }
 END_TEST
@@ -287,15 +295,8 @@ START_TEST(records_survive_and_the_process_outlives_a_batch)
 	batch_run(&b2, &again);
 	ck_assert_int_eq(again.rtype, CK_PASS);
 	batch_finish();
-	FILE *f = fopen(shared_file, "r");
-	long pid[2] = { 0 };
-	int np = 0;
-	char line[128];
-	while (fgets(line, sizeof(line), f))
-		if (np < 2 && sscanf(line, "pid %ld", &pid[np]) == 1)
-			np++;
-	fclose(f);
-	ck_assert_int_eq(np, 2);
+	long pid[2];
+	ck_assert_int_eq(first_two_pids(pid), 2);
 	ck_assert_msg(pid[0] == pid[1], "the next batch ran in the same shared process (%ld, %ld)", pid[0], pid[1]);
 }
 END_TEST
