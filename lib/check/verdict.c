@@ -1,6 +1,7 @@
-/* Test-process side of the verdicts. Each check instance appends lines to
- * its own record file; the runner reads it after the test process is gone,
- * so whatever was recorded before a crash or a timeout survives. */
+/* Test-process side of the verdicts. Each line goes to the record of the
+ * running check instance (the runner's record log, lib/run/reclog.h), which
+ * the runner reads after the test process is gone, so whatever was recorded
+ * before a crash or a timeout survives. */
 #include "check/verdict.h"
 #include "ctrl/ctrl_manual.h"
 #include "check/registry.h"
@@ -15,7 +16,8 @@
 
 /* Set by the runner (verdict_bind_*): the verdicts know where to write,
  * not who runs them. */
-static char cur_record[1024], cur_artifacts[1024];
+static char cur_artifacts[1024];
+static void (*sink)(char tag, const char *text);
 
 static void (*end_check)(void);
 
@@ -24,9 +26,9 @@ void verdict_bind_end(void (*end)(void))
 	end_check = end;
 }
 
-void verdict_bind_record(const char *path)
+void verdict_bind_sink(void (*to)(char tag, const char *text))
 {
-	snprintf(cur_record, sizeof(cur_record), "%s", path ? path : "");
+	sink = to;
 }
 
 void verdict_bind_artifacts(const char *dir)
@@ -36,19 +38,8 @@ void verdict_bind_artifacts(const char *dir)
 
 static void record(char tag, const char *text)
 {
-	const char *path = cur_record[0] ? cur_record : NULL;
-	if (!path)
-		return;
-	FILE *f = fopen(path, "a");
-	if (!f)
-		return;
-	fputc(tag, f);
-	fputc(' ', f);
-	/* One record per line: newlines inside messages are folded. */
-	for (const char *p = text; *p; p++)
-		fputc(*p == '\n' ? ' ' : *p, f);
-	fputc('\n', f);
-	fclose(f);
+	if (sink)
+		sink(tag, text);
 }
 
 static void vrecord(char tag, const char *fmt, va_list ap)

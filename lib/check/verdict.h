@@ -26,10 +26,11 @@ void v_point(const char *series, double x, double y);
 const char *v_artifact_dir(void);
 void v_artifact(const char *relpath);
 
-/* The runner, in the test process, before a check runs: the record file
- * of the running instance and the run's artifact folder. Unbound, the
- * verdicts go nowhere and artifacts to /tmp (unit tests). */
-void verdict_bind_record(const char *path);
+/* The runner: where the running instance's lines go (tag 'W', 'S', 'I',
+ * 'M', 'P', 'A'; one line each, the sink folds newlines) and the run's
+ * artifact folder. Unbound, the verdicts go nowhere and artifacts to /tmp
+ * (unit tests). */
+void verdict_bind_sink(void (*sink)(char tag, const char *text));
 void verdict_bind_artifacts(const char *dir);
 /* How v_skip() ends the running check (the runner's batch_end_check(), which
  * does not return); unbound, the test process exits. */

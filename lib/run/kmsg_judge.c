@@ -134,20 +134,9 @@ size_t kjudge_reports(const struct kmsg_rec *r, size_t n, struct kreport *out, s
 	return k;
 }
 
-static void check_file(const char *dir, size_t idx, char *path, size_t len)
+void kjudge_check_started(char *line, size_t len)
 {
-	snprintf(path, len, "%s/%zu.kernel", dir, idx);
-}
-
-void kjudge_check_started(const char *dir, size_t idx)
-{
-	char path[1100];
-	check_file(dir, idx, path, sizeof(path));
-	FILE *f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%d %.9f\n", (int)getpid(), kmsg_clock());
-		fclose(f);
-	}
+	snprintf(line, len, "%d %.9f", (int)getpid(), kmsg_clock());
 }
 
 /* The pid a report names: "CPU: 0 PID: 830 Comm: ..." (Oops, WARNING) or
@@ -164,7 +153,8 @@ static int report_pid(const struct kmsg_rec *r, const struct kreport *rep)
 	return 0;
 }
 
-int kjudge_apply(int fd, struct result *res, const char *dir, size_t first, size_t n, char *other, size_t len)
+int kjudge_apply(int fd, struct result *res, const int *pid, const double *start, size_t n, char *other,
+		 size_t len)
 {
 	struct kmsg_rec *r = NULL;
 	size_t nr = kmsg_read(fd, &r);
@@ -172,20 +162,6 @@ int kjudge_apply(int fd, struct result *res, const char *dir, size_t first, size
 	int lines = 0;
 	if (len)
 		other[0] = 0;
-	/* Each check's process and start time (kjudge_check_started). */
-	int *pid = calloc(n ? n : 1, sizeof(int));
-	double *start = calloc(n ? n : 1, sizeof(double));
-	for (size_t i = 0; i < n; i++) {
-		char path[1100];
-		check_file(dir, first + i, path, sizeof(path));
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%d %lf", &pid[i], &start[i]) != 2)
-			pid[i] = 0, start[i] = 0;
-		fclose(f);
-		unlink(path);
-	}
 	struct kreport *rep = calloc(nr ? nr : 1, sizeof(*rep));
 	size_t nrep = kjudge_reports(r, nr, rep, nr);
 	bool *in_fatal = calloc(nr ? nr : 1, sizeof(bool));
@@ -239,8 +215,6 @@ int kjudge_apply(int fd, struct result *res, const char *dir, size_t first, size
 	}
 	free(in_fatal);
 	free(rep);
-	free(pid);
-	free(start);
 	kmsg_free(r, nr);
 	return lines;
 }

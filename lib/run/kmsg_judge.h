@@ -28,13 +28,17 @@ struct kreport {
  * were written to out (at most max). */
 size_t kjudge_reports(const struct kmsg_rec *r, size_t n, struct kreport *out, size_t max);
 
-/* The runner's hooks. In the test process, first thing: note this check's
- * pid and start time in dir (the runner's record folder) as <idx>.kernel. */
-void kjudge_check_started(const char *dir, size_t idx);
-/* After the checks [first, first + n) of a definition ran (their results
- * res[0..n)): read the new kernel messages from fd (kmsg_open) and fail the
- * check each fatal report belongs to: the check whose process the report
- * names, else the one running when it was logged. The other messages of
- * level <= 4 go into other, one per line; returns their number. */
-int kjudge_apply(int fd, struct result *res, const char *dir, size_t first, size_t n, char *other, size_t len);
+/* The runner's hooks. In the test process, first thing: this check's pid
+ * and start time on the kernel log's clock, as a line "PID SECONDS" for the
+ * check's record (the runner hands them back to kjudge_apply). */
+void kjudge_check_started(char *line, size_t len);
+/* After the checks [0, n) of a definition ran (their results res[0..n),
+ * each one's pid and start time from kjudge_check_started in pid[] and
+ * start[], 0 where the check did not start): read the new kernel messages
+ * from fd (kmsg_open) and fail the check each fatal report belongs to: the
+ * check whose process the report names, else the one running when it was
+ * logged. The other messages of level <= 4 go into other, one per line;
+ * returns their number. */
+int kjudge_apply(int fd, struct result *res, const int *pid, const double *start, size_t n, char *other,
+		 size_t len);
 #endif

@@ -1,14 +1,18 @@
 /* The shared test process (see run_batch.h). */
 #include "run/run_batch.h"
+#include "run/assert_catch.h"
+#include "run/reclog.h"
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
-#include <setjmp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,194 +21,12 @@
  * process behind: not a crash, the runner just starts a fresh child. */
 #define EXIT_RESTART 3
 
-/* What the child writes on the pipe when a check starts: its index and
- * the process running it (in an own-process batch Check's fork mode runs
- * it in a grandchild, in a process group of its own). */
-struct started {
-	int idx;
-	int pid;
-};
-
 int (*batch_kill)(pid_t pid, int sig) = kill;
 double batch_reap_s = BATCH_REAP_S;
 static pid_t abandoned[64];
 static size_t n_abandoned;
 
 static bool in_shared;
-static jmp_buf end_check;
-static bool end_check_armed;
-
-bool batch_shared(void)
-{
-	return in_shared;
-}
-
-void batch_end_check(void)
-{
-	if (end_check_armed)
-		longjmp(end_check, 1);
-	_exit(0);
-}
-
-/* ---------- the child ---------- */
-
-static const struct batch *cb;	/* the batch, in the child */
-static size_t c_first;		/* index into cb of the child's first check */
-static SRunner *c_sr;
-static int c_written, c_pipe = -1;
-static bool c_restart;
-static bool c_keep_fd[1024];	/* descriptors open when the running check started */
-
-static void write_record(int idx, const char *line)
-{
-	char path[1024];
-	snprintf(path, sizeof(path), "%s/%d", cb->rec_dir, idx);
-	FILE *f = fopen(path, "a");
-	if (!f)
-		return;
-	fputs(line, f);
-	fclose(f);
-}
-
-/* Verdicts Check has recorded since the last call go to their records:
- * "R <rtype> <message>", newlines folded. */
-static void flush_verdicts(void)
-{
-	int n = srunner_ntests_run(c_sr);
-	if (n <= c_written)
-		return;
-	TestResult **tr = srunner_results(c_sr);
-	for (int j = c_written; j < n; j++) {
-		const char *m = tr_msg(tr[j]) ? tr_msg(tr[j]) : "";
-		size_t len = strlen(m) + 32;
-		char *line = malloc(len);
-		snprintf(line, len, "R %d %s\n", tr_rtype(tr[j]), m);
-		for (char *p = line + 2; p[1]; p++)
-			if (*p == '\n')
-				*p = ' ';
-		write_record(cb->idx[c_first + (size_t)j], line);
-		free(line);
-	}
-	free(tr);
-	c_written = n;
-}
-
-static void note_open_fds(void)
-{
-	memset(c_keep_fd, 0, sizeof(c_keep_fd));
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.' && atoi(e->d_name) < 1024)
-			c_keep_fd[atoi(e->d_name)] = true;
-	/* the listing's own descriptor is closed by now */
-	if (d)
-		c_keep_fd[dirfd(d)] = false;
-	if (d)
-		closedir(d);
-}
-
-static int count_entries(const char *path)
-{
-	int n = 0;
-	DIR *d = opendir(path);
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	return n;
-}
-
-/* Checked teardown: runs after every check, passed or failed. */
-static void after_check(void)
-{
-	end_check_armed = false;
-	/* What the check opened and left open goes; Check's own message file
-	 * was open before the check started and stays. */
-	int fds[1024], n = 0;
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	while (d && (e = readdir(d)) && n < 1024)
-		if (e->d_name[0] != '.')
-			fds[n++] = atoi(e->d_name);
-	int own = d ? dirfd(d) : -1;
-	for (int k = 0; k < n; k++)
-		if (fds[k] > 2 && fds[k] != own && (fds[k] >= 1024 || !c_keep_fd[fds[k]]))
-			close(fds[k]);
-	if (d)
-		closedir(d);
-	/* A thread or a process still running cannot be undone: the next
-	 * check gets a fresh test process. */
-	pid_t r;
-	while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
-		;
-	if (r == 0 || count_entries("/proc/self/task") > 1)
-		c_restart = true;
-}
-
-static bool announce(int i)
-{
-	struct started st = { i, (int)getpid() };
-	return write(c_pipe, &st, sizeof(st)) == sizeof(st);
-}
-
-static void shared_test(int i)
-{
-	flush_verdicts();
-	if (c_restart)
-		_exit(EXIT_RESTART);
-	if (!announce(i))
-		_exit(EXIT_RESTART);
-	note_open_fds();
-	if (setjmp(end_check))
-		return;		/* batch_end_check(): ended early, no verdict of its own */
-	end_check_armed = true;
-	cb->fn(i);
-	end_check_armed = false;
-}
-
-/* An own-process check, in the grandchild Check's fork mode made for it. */
-static void own_test(int i)
-{
-	if (!announce(i))
-		_exit(EXIT_RESTART);
-	cb->fn(i);
-}
-
-/* The child: the checks from `first` on in one process (Check's no-fork
- * mode), or, for an own-process batch, the check at `first` alone in Check's
- * fork mode, whose failed assertion in any thread ends the check's process.
- * That child never touches the device, so the runner can always kill it,
- * even when the check's own process is stuck in the kernel (Check would
- * wait for that one for ever). Verdicts go to the records; then it ends. */
-static void child_main(const struct batch *b, size_t first, int pipe_fd)
-{
-	cb = b;
-	c_first = first;
-	c_pipe = pipe_fd;
-	setpgid(0, 0);
-	in_shared = !b->own_process;
-	size_t end = b->own_process ? first + 1 : b->n;
-	Suite *s = suite_create("batch");
-	TCase *tc = tcase_create("batch");
-	tcase_set_timeout(tc, 0);	/* the runner keeps the time */
-	if (in_shared)
-		tcase_add_checked_fixture(tc, NULL, after_check);
-	TTest *tt = calloc(end - first, sizeof(*tt));
-	for (size_t k = first; k < end; k++) {
-		tt[k - first] = (TTest){ b->names[k], in_shared ? shared_test : own_test, __FILE__, __LINE__ };
-		_tcase_add_test(tc, &tt[k - first], 0, 0, b->idx[k], b->idx[k] + 1);
-	}
-	suite_add_tcase(s, tc);
-	c_sr = srunner_create(s);
-	srunner_set_fork_status(c_sr, in_shared ? CK_NOFORK : CK_FORK);
-	srunner_run(c_sr, NULL, NULL, CK_SILENT);
-	flush_verdicts();
-	_exit(0);
-}
-
-/* ---------- the runner's side ---------- */
 
 static double now_s(void)
 {
@@ -213,28 +35,245 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The "R" line of instance idx, if the child got that far. */
-static bool read_verdict(const char *rec_dir, int idx, struct outcome *o)
+bool batch_shared(void)
 {
-	char path[1024], line[8192];
-	bool found = false;
-	snprintf(path, sizeof(path), "%s/%d", rec_dir, idx);
-	FILE *f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		if (line[0] != 'R' || line[1] != ' ')
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		char *msg = NULL;
-		o->rtype = (int)strtol(line + 2, &msg, 10);
-		while (msg && *msg == ' ')
-			msg++;
-		free(o->msg);
-		o->msg = o->rtype == CK_PASS || !msg ? NULL : strdup(msg);
-		found = true;
+	return in_shared;
+}
+
+void batch_end_check(void)
+{
+	if (assert_catch_armed())
+		assert_catch_leave();
+	_exit(0);
+}
+
+/* ---------- the child ---------- */
+
+static const struct batch *cb;	/* the batch, in the child */
+static size_t c_first;		/* index into cb of the child's first check */
+static SRunner *c_sr;
+static int c_written;
+static bool c_restart;
+
+/* The verdict of the check at position k: "R <rtype> <message>". */
+static void record_verdict(size_t k, int rtype, const char *msg)
+{
+	size_t len = strlen(msg) + 32;
+	char *line = malloc(len);
+	snprintf(line, len, "%d %s", rtype, msg);
+	reclog_add(cb->idx[k], 'R', line);
+	free(line);
+}
+
+/* Own-process batch: the verdicts Check has recorded since the last call. */
+static void flush_verdicts(void)
+{
+	int n = srunner_ntests_run(c_sr);
+	if (n <= c_written)
+		return;
+	TestResult **tr = srunner_results(c_sr);
+	for (int j = c_written; j < n; j++)
+		record_verdict(c_first + (size_t)j, tr_rtype(tr[j]), tr_msg(tr[j]) ? tr_msg(tr[j]) : "");
+	free(tr);
+	c_written = n;
+}
+
+/* What a check leaves open. The descriptors open before the shared
+ * process's first check are listed once (c_keep, the highest c_hi); after
+ * every check, everything above c_hi is closed at once (close_range), and
+ * below it whatever is not kept, no /proc listing per check. Nothing but
+ * the checks opens descriptors in this process, so after that clean-up the
+ * open ones are kept ones. Threads: the link count of /proc/self/task is
+ * 2 + the number of threads (the kernel's proc_task_getattr), one fstat. */
+static bool c_keep[1024];
+static int c_hi = 2, c_task_fd = -1;
+static nlink_t c_task_links;
+
+static void keep_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int own = d ? dirfd(d) : -1;
+	while (d && (e = readdir(d))) {
+		int fd = atoi(e->d_name);
+		if (e->d_name[0] != '.' && fd != own && fd < 1024) {
+			c_keep[fd] = true;
+			if (fd > c_hi)
+				c_hi = fd;
+		}
 	}
-	if (f)
-		fclose(f);
-	return found;
+	if (d)
+		closedir(d);
+	struct stat st;
+	c_task_fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c_task_fd >= 0 && c_task_fd < 1024 && !fstat(c_task_fd, &st)) {
+		c_task_links = st.st_nlink;
+		c_keep[c_task_fd] = true;
+		if (c_task_fd > c_hi)
+			c_hi = c_task_fd;
+	} else if (c_task_fd >= 0) {
+		close(c_task_fd);
+		c_task_fd = -1;
+	}
+}
+
+/* Where close_range is missing (a kernel before 5.9): the listing. */
+static void close_above_listed(int hi)
+{
+	int fds[1024], n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	while (d && (e = readdir(d)) && n < 1024)
+		if (e->d_name[0] != '.')
+			fds[n++] = atoi(e->d_name);
+	int own = d ? dirfd(d) : -1;
+	for (int k = 0; k < n; k++)
+		if (fds[k] > hi && fds[k] != own)
+			close(fds[k]);
+	if (d)
+		closedir(d);
+}
+
+static void after_check(void)
+{
+	if (close_range((unsigned int)c_hi + 1, ~0U, 0))
+		close_above_listed(c_hi);
+	for (int fd = 3; fd <= c_hi; fd++) {
+		if (!c_keep[fd])
+			close(fd);	/* EBADF when it is not open: nothing to do */
+		else if (fcntl(fd, F_GETFD) < 0)
+			c_keep[fd] = false;	/* the check closed it: not ours to keep now */
+	}
+	/* A thread or a process still running cannot be undone: the next
+	 * check gets a fresh test process. */
+	pid_t r;
+	while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
+		;
+	struct stat st;
+	if (r == 0 || c_task_fd < 0 || fstat(c_task_fd, &st) || st.st_nlink != c_task_links)
+		c_restart = true;
+}
+
+/* The checks of b from `first` on, one after another, without Check's
+ * runner (assert_catch.h); each verdict is in the record log as soon as
+ * the check and its clean-up are done. A check that left a thread or a
+ * process behind ends the process, before the next check or after the
+ * last. */
+static void shared_checks(const struct batch *b, size_t first)
+{
+	char msg[BUFSIZ];
+	cb = b;
+	for (size_t k = first; k < b->n; k++) {
+		if (c_restart)
+			_exit(EXIT_RESTART);
+		reclog_started(k, getpid(), now_s());
+		bool failed = assert_catch_run(b->fn, b->idx[k], msg, sizeof(msg));
+		after_check();
+		record_verdict(k, failed ? CK_FAILURE : CK_PASS, failed ? msg : "");
+	}
+	if (c_restart)
+		_exit(EXIT_RESTART);
+}
+
+/* What the runner sends the shared process for a batch: this, then n ints
+ * (the instance indices). */
+struct command {
+	void (*fn)(int idx);
+	size_t n, first;
+};
+
+static bool read_full(int fd, void *buf, size_t len)
+{
+	for (size_t got = 0; got < len;) {
+		ssize_t r = read(fd, (char *)buf + got, len - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}
+
+/* The shared test process: it outlives a batch (a fork and an exit per
+ * check definition cost more on an emulated board than the definition's
+ * quick checks), running each batch the runner sends and answering one
+ * byte when it is done. It ends when the runner closes its end, after a
+ * check left a thread or a process behind, or killed with a check that
+ * overran. */
+static void shared_main(int cmd, int done)
+{
+	keep_open_fds();
+	struct command h;
+	while (read_full(cmd, &h, sizeof(h))) {
+		int *idx = calloc(h.n + 1, sizeof(*idx));
+		if (!read_full(cmd, idx, h.n * sizeof(*idx)))
+			_exit(0);
+		struct batch b = { .idx = idx, .n = h.n, .fn = h.fn };
+		shared_checks(&b, h.first);
+		free(idx);
+		if (write(done, "d", 1) != 1)
+			_exit(0);
+	}
+	_exit(0);
+}
+
+/* An own-process check, in the grandchild Check's fork mode made for it. */
+static void own_test(int i)
+{
+	reclog_started(c_first, getpid(), now_s());
+	cb->fn(i);
+}
+
+/* An own-process check: the check at `first` alone in Check's fork mode,
+ * whose failed assertion in any thread ends the check's process. This
+ * child never touches the device, so the runner can always kill it, even
+ * when the check's own process is stuck in the kernel (Check would wait for
+ * that one for ever). Its verdict goes to the record log; then it ends. */
+static void own_main(const struct batch *b, size_t first)
+{
+	cb = b;
+	c_first = first;
+	setpgid(0, 0);
+	Suite *s = suite_create("batch");
+	TCase *tc = tcase_create("batch");
+	tcase_set_timeout(tc, 0);	/* the runner keeps the time */
+	TTest *tt = calloc(1, sizeof(*tt));
+	*tt = (TTest){ b->names[first], own_test, __FILE__, __LINE__ };
+	_tcase_add_test(tc, tt, 0, 0, b->idx[first], b->idx[first] + 1);
+	suite_add_tcase(s, tc);
+	c_sr = srunner_create(s);
+	srunner_set_fork_status(c_sr, CK_FORK);
+	srunner_run(c_sr, NULL, NULL, CK_SILENT);
+	flush_verdicts();
+	_exit(0);
+}
+
+/* ---------- the runner's side ---------- */
+
+/* The verdicts in the record log ("R" lines) of the checks at positions
+ * [first, end): out[k] of each found; got[k] tells which. */
+static void read_verdicts(const struct batch *b, size_t first, size_t end, struct outcome *out, bool *got)
+{
+	size_t pos = 0;
+	struct rec_line l;
+	while (reclog_next(&pos, &l)) {
+		if (l.tag != 'R')
+			continue;
+		for (size_t k = first; k < end; k++) {
+			if (b->idx[k] != l.idx)
+				continue;
+			char *msg = NULL;
+			struct outcome *o = &out[k];
+			o->rtype = (int)strtol(l.text, &msg, 10);
+			while (msg && *msg == ' ')
+				msg++;
+			free(o->msg);
+			o->msg = o->rtype == CK_PASS || !msg ? NULL : strdup(msg);
+			got[k] = true;
+			break;
+		}
+	}
 }
 
 static void set_outcome(struct outcome *o, int rtype, const char *msg)
@@ -296,57 +335,204 @@ size_t batch_abandoned(const pid_t **pids)
 	return n_abandoned;
 }
 
-/* Start a child at b->idx[first]; watch it until it ends, or until it is
- * killed and, if SIGKILL cannot end it (a sleep in the kernel that nothing
+/* The runner's side of the shared test process (shared_main). */
+static pid_t srv_pid;
+static int srv_cmd = -1, srv_done = -1;
+
+static void server_forget(void)
+{
+	if (srv_cmd >= 0)
+		close(srv_cmd);
+	if (srv_done >= 0)
+		close(srv_done);
+	srv_cmd = srv_done = -1;
+	srv_pid = 0;
+}
+
+void batch_finish(void)
+{
+	if (!srv_pid)
+		return;
+	pid_t pid = srv_pid;
+	server_forget();	/* its end of the command pipe: it exits */
+	int status;
+	if (!reap_by(pid, now_s() + batch_reap_s, &status)) {
+		batch_kill(-pid, SIGKILL);
+		batch_kill(pid, SIGKILL);
+		if (!reap_by(pid, now_s() + batch_reap_s, &status))
+			note_abandoned(pid);
+	}
+}
+
+static void finish_at_exit(void)
+{
+	batch_finish();
+}
+
+static bool server_start(void)
+{
+	static bool registered;
+	int cmd[2], done[2];
+	if (pipe(cmd))
+		return false;
+	if (pipe(done)) {
+		close(cmd[0]);
+		close(cmd[1]);
+		return false;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(cmd[1]);
+		close(done[0]);
+		setpgid(0, 0);
+		in_shared = true;
+		shared_main(cmd[0], done[1]);
+	}
+	close(cmd[0]);
+	close(done[1]);
+	if (pid < 0) {
+		close(cmd[1]);
+		close(done[0]);
+		return false;
+	}
+	/* Not inherited by the checks' own processes the runner forks. */
+	fcntl(cmd[1], F_SETFD, FD_CLOEXEC);
+	fcntl(done[0], F_SETFD, FD_CLOEXEC);
+	srv_pid = pid;
+	srv_cmd = cmd[1];
+	srv_done = done[0];
+	if (!registered)
+		atexit(finish_at_exit);
+	registered = true;
+	return true;
+}
+
+static bool server_send(const struct batch *b, size_t first)
+{
+	struct command h = { b->fn, b->n, first };
+	sigset_t pipe_set, old;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	bool ok = write(srv_cmd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+		  write(srv_cmd, b->idx, b->n * sizeof(*b->idx)) == (ssize_t)(b->n * sizeof(*b->idx));
+	/* A SIGPIPE raised by a dead server is taken here, not delivered. */
+	struct timespec zero = { 0, 0 };
+	while (sigtimedwait(&pipe_set, NULL, &zero) > 0)
+		;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
+/* Run b from position `first`: in the shared test process (started if
+ * there is none), or for an own-process batch in a child of its own. Watch
+ * it until the batch is done or the process ends, or until it is killed
+ * and, if SIGKILL cannot end it (a sleep in the kernel that nothing
  * interrupts), left behind: the runner never waits for it unboundedly.
  * Returns the position of the first check it did not finish (b->n when all
  * ran). */
 static size_t run_child(const struct batch *b, size_t first, struct outcome *out)
 {
-	int p[2];
-	if (pipe(p)) {
-		for (size_t k = first; k < b->n; k++)
-			set_outcome(&out[k], CK_ERROR, "cannot create a pipe for the test process");
-		return b->n;
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		child_main(b, first, p[1]);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		for (size_t k = first; k < b->n; k++)
-			set_outcome(&out[k], CK_ERROR, "cannot fork the test process");
-		return b->n;
+	struct reclog_progress pr;
+	reclog_progress(&pr);
+	unsigned long seen = pr.seq;
+	pid_t pid;
+	int watch;	/* readable: a byte when the batch is done; EOF when the process is gone */
+	if (!b->own_process) {
+		if (srv_pid && !server_send(b, first)) {
+			batch_finish();
+			reclog_progress(&pr);
+			seen = pr.seq;
+		}
+		if (!srv_pid && (!server_start() || !server_send(b, first))) {
+			batch_finish();
+			for (size_t k = first; k < b->n; k++)
+				set_outcome(&out[k], CK_ERROR, "cannot start the shared test process");
+			return b->n;
+		}
+		pid = srv_pid;
+		watch = srv_done;
+	} else {
+		int p[2];
+		if (pipe(p)) {
+			for (size_t k = first; k < b->n; k++)
+				set_outcome(&out[k], CK_ERROR, "cannot create a pipe for the test process");
+			return b->n;
+		}
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0) {
+			close(p[0]);
+			own_main(b, first);
+		}
+		close(p[1]);
+		if (pid < 0) {
+			close(p[0]);
+			for (size_t k = first; k < b->n; k++)
+				set_outcome(&out[k], CK_ERROR, "cannot fork the test process");
+			return b->n;
+		}
+		watch = p[0];
 	}
 	size_t cur = first;	/* position of the check running now */
 	pid_t gpid = 0;		/* the process running it, if not the child */
-	bool started = false, timed_out = false;
+	bool started = false, timed_out = false, done = false;
 	double deadline = now_s() + b->timeout_s;
+	/* Each check notes its start in the record log; the runner looks there
+	 * only when the deadline it knows of has passed, so a batch of quick
+	 * checks wakes it once, when it is done. */
 	for (;;) {
-		struct pollfd pf = { .fd = p[0], .events = POLLIN };
+		struct pollfd pf = { .fd = watch, .events = POLLIN };
 		int left = (int)((deadline - now_s()) * 1000);
-		int r = poll(&pf, 1, left > 0 ? left : 0);
+		int r = poll(&pf, 1, left > 0 ? left + 1 : 0);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r == 0) {
-			timed_out = true;
-			break;
+		if (r > 0) {
+			char c;
+			ssize_t got = read(watch, &c, 1);
+			if (got < 0 && errno == EINTR)
+				continue;
+			done = got == 1;
+			break;	/* done, or the process is gone */
 		}
-		struct started st;
-		ssize_t got = read(p[0], &st, sizeof(st));
-		if (got != sizeof(st))
-			break;	/* the child is gone */
-		while (cur < b->n && b->idx[cur] != st.idx)
-			cur++;
-		gpid = st.pid;
-		started = true;
-		deadline = now_s() + b->timeout_s;
+		reclog_progress(&pr);
+		if (pr.seq != seen) {
+			seen = pr.seq;
+			cur = pr.pos;
+			gpid = pr.pid;
+			started = true;
+			deadline = pr.started + b->timeout_s;
+			if (deadline > now_s())
+				continue;
+		}
+		timed_out = true;
+		break;
 	}
-	close(p[0]);
+	if (done) {
+		/* The shared process finished the batch and waits for the next. */
+		bool *got = calloc(b->n + 1, sizeof(*got));
+		read_verdicts(b, first, b->n, out, got);
+		size_t k = first;
+		while (k < b->n && got[k])
+			k++;
+		for (size_t j = k; j < b->n; j++)
+			set_outcome(&out[j], CK_ERROR, "no verdict from the shared test process (runner error)");
+		free(got);
+		return b->n;
+	}
+	reclog_progress(&pr);
+	if (pr.seq != seen) {
+		cur = pr.pos;
+		gpid = pr.pid;
+		started = true;
+		if (!timed_out)
+			deadline = pr.started + b->timeout_s;
+	}
+	if (!b->own_process)
+		server_forget();	/* gone, or to be killed below */
+	else
+		close(watch);
 	/* A child that closed the pipe is exiting: it gets what is left of
 	 * the check's time to do so (closing a streaming handle can take a
 	 * while on an emulated board). One that does not end is killed, and
@@ -377,9 +563,11 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 		note_abandoned(stuck);
 	/* Every check the child finished has its verdict in its record. */
 	size_t end = b->own_process ? first + 1 : b->n, k = first;
-	for (; k < end; k++)
-		if (!read_verdict(b->rec_dir, b->idx[k], &out[k]))
-			break;
+	bool *got = calloc(b->n + 1, sizeof(*got));
+	read_verdicts(b, first, end, out, got);
+	while (k < end && got[k])
+		k++;
+	free(got);
 	if (k >= end)
 		return end;
 	bool running = started && k == cur;
@@ -423,6 +611,12 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 
 void batch_run(const struct batch *b, struct outcome *out)
 {
+	if (reclog_init()) {
+		for (size_t k = 0; k < b->n; k++)
+			set_outcome(&out[k], CK_ERROR, "cannot map the record log for the test process");
+		return;
+	}
+	reclog_reset();
 	for (size_t k = 0; k < b->n;)
 		k = run_child(b, k, out);
 }

@@ -12,10 +12,14 @@
  *  - a crash costs the check that crashed: the runner starts a new child at
  *    the next check;
  *  - each check has its timeout: the runner watches the child's progress
- *    (the child names every check it starts on a pipe) and kills it when a
- *    check overruns.
- * Verdicts go into each check's record file ("R" lines) as soon as Check
- * has them, so they survive a later crash of the shared process. */
+ *    (the child notes every check it starts in the record log, reclog.h)
+ *    and kills it when a check overruns.
+ * The shared process outlives a batch: the runner sends it the next one.
+ * Verdicts go into the record log ("R" lines) as soon as a check is done,
+ * so they survive a later crash of the shared process. The shared process
+ * runs its checks without Check's runner (assert_catch.h: Check's per-test
+ * message file cost more than most checks); a check with a process of its
+ * own runs in Check's fork mode as before. */
 #ifndef V4L2C_RUN_BATCH_H
 #define V4L2C_RUN_BATCH_H
 #include <stdbool.h>
@@ -34,7 +38,6 @@ struct batch {
 	size_t n;
 	void (*fn)(int idx);	/* runs one check: the test function */
 	unsigned int timeout_s;	/* per check */
-	const char *rec_dir;	/* record file of instance i: rec_dir/i */
 	bool own_process;	/* each check in a process of its own (Check's
 				 * fork mode, in a child that waits for it) */
 	/* A check that timed out: may say what it was blocked in (msg, len
@@ -53,8 +56,12 @@ extern int (*batch_kill)(pid_t pid, int sig);
 /* The processes left behind so far (the first 64 in *pids). */
 size_t batch_abandoned(const pid_t **pids);
 
-/* Run every check of b; out[k] gets the verdict of b->idx[k]. */
+/* Run every check of b; out[k] gets the verdict of b->idx[k]. The record
+ * log (reclog.h) is emptied first and holds, afterwards, every line the
+ * checks of b recorded, until the next batch_run. */
 void batch_run(const struct batch *b, struct outcome *out);
+/* End the shared test process, which outlives a batch (also done at exit). */
+void batch_finish(void);
 /* In the shared process: true while a check runs there (not in its own). */
 bool batch_shared(void);
 /* End the running check now, without a verdict of its own (the record says

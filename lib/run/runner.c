@@ -18,6 +18,7 @@
 #include "check/docref.h"
 #include "check/results.h"
 #include "run/run_batch.h"
+#include "run/reclog.h"
 #include "check/verdict.h"
 #include "dev/wedge.h"
 #include "dev/hang.h"
@@ -236,24 +237,28 @@ static void mark_excluded(void)
 
 /* ---------- the test process ---------- */
 
+/* The running instance's record lines (verdict.h's sink): the record log. */
+static int rec_idx = -1;
+
+static void rec_sink(char tag, const char *text)
+{
+	reclog_add(rec_idx, tag, text);
+}
+
 static void instance_fn(int i)
 {
 	struct instance *in = &inst[i];
 	struct dev d;
-	char err[300];
-	kjudge_check_started(rec_dir, (size_t)i);	/* hook: kmsg_judge.c */
-	char record[1024];
-	snprintf(record, sizeof(record), "%s/%d", rec_dir, i);
-	verdict_bind_record(record);
+	char err[300], line[64];
+	rec_idx = i;
+	kjudge_check_started(line, sizeof(line));	/* hook: kmsg_judge.c */
+	reclog_add(i, 'K', line);
 	if (wedge_before_check(g_opts.device, in->name))	/* hook: wedge.c */
 		v_skip("%s", wedge_reason());
 	/* The start time: the runner derives each check's duration from it,
 	 * also for a check that crashed or timed out. */
-	FILE *rf = fopen(record, "w");
-	if (rf) {
-		fprintf(rf, "T %.9f\n", now_s());
-		fclose(rf);
-	}
+	snprintf(line, sizeof(line), "%.9f", now_s());
+	reclog_add(i, 'T', line);
 	/* A control whose ioctl hangs (found earlier in the run): out of this
 	 * process's loops and snapshot, its calls refused (run_hang.c). */
 	const struct ctrl *ctrl = run_hang_check_start(&g_model, &g_snap, in->def->scope == CHECK_PER_DEVICE,
@@ -289,21 +294,20 @@ static char *xstrcat(char *a, const char *sep, const char *b)
 	return r;
 }
 
-/* Returns the check's start time from its record (0 if none). */
-static double read_record(int idx, struct result *r)
+/* The check's record lines (the record log of its batch) into r; its start
+ * time (0 if none) and, for the kernel-log judge, its pid and start on the
+ * kernel log's clock. */
+static double read_record(int idx, struct result *r, int *kpid, double *kstart)
 {
 	double start = 0;
-	char path[1024], line[4096];
-	snprintf(path, sizeof(path), "%s/%d", rec_dir, idx);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (strlen(line) < 2)
+	char text[4096];
+	size_t pos = 0;
+	struct rec_line l;
+	while (reclog_next(&pos, &l)) {
+		if (l.idx != idx)
 			continue;
-		char *text = line + 2;
-		switch (line[0]) {
+		snprintf(text, sizeof(text), "%s", l.text);
+		switch (l.tag) {
 		case 'W':
 			if (r->verdict == VERDICT_PASS)
 				r->verdict = VERDICT_WARN;
@@ -344,10 +348,12 @@ static double read_record(int idx, struct result *r)
 		case 'T':
 			start = strtod(text, NULL);
 			break;
+		case 'K':
+			if (sscanf(text, "%d %lf", kpid, kstart) != 2)
+				*kpid = 0, *kstart = 0;
+			break;
 		}
 	}
-	fclose(f);
-	unlink(path);
 	return start;
 }
 
@@ -404,7 +410,7 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 				idx[k] = (int)i;
 				names[k++] = inst[i].name;
 			}
-		struct batch b = { idx, names, n_run, instance_fn, timeout, rec_dir, own_process(d), hang_timed_out };
+		struct batch b = { idx, names, n_run, instance_fn, timeout, own_process(d), hang_timed_out };
 		g_timeout_now = timeout;
 		batch_run(&b, out);
 		free(idx);
@@ -412,6 +418,8 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 	}
 	int k = 0;
 	double t_end = now_s(), *start = calloc(end - first + 1, sizeof(double));
+	double *kstart = calloc(end - first + 1, sizeof(double));
+	int *kpid = calloc(end - first + 1, sizeof(int));
 	for (size_t i = first; i < end; i++) {
 		struct result *r = new_result(rs, &inst[i]);
 		if (inst[i].why) {
@@ -438,7 +446,7 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 			break;
 		}
 		free(o->msg);
-		start[i - first] = read_record((int)i, r);
+		start[i - first] = read_record((int)i, r, &kpid[i - first], &kstart[i - first]);
 	}
 	/* Each check lasted until the next one started (fork and restore
 	 * included); the last one until the def ended. */
@@ -456,7 +464,12 @@ static void run_def(struct result_set *rs, size_t first, size_t end)
 	/* Hook (kmsg_judge.c): an Oops, BUG, hung task or a driver's WARNING
 	 * fails the check it was logged in; the other messages go to klog. */
 	char klog[4096];
-	int klines = kjudge_apply(kmsg_fd, &rs->r[before], rec_dir, first, end - first, klog, sizeof(klog));
+	int klines = kjudge_apply(kmsg_fd, &rs->r[before], kpid, kstart, end - first, klog, sizeof(klog));
+	if (reclog_dropped())
+		fprintf(stderr, "v4l2-conform: %s: %zu record lines lost (the record log is full)\n", d->name,
+			reclog_dropped());
+	free(kpid);
+	free(kstart);
 	free(start);
 	free(out);
 
@@ -645,8 +658,8 @@ int runner_main(int argc, char **argv)
 		fprintf(stderr, "v4l2-conform: cannot create %s: %s\n", g_opts.out_dir, strerror(errno));
 		return 2;
 	}
-	/* The per-check records are written and read once per check: they go
-	 * to local temporary storage, not to an output dir that may be a slow
+	/* The run's scratch files (the probes' node latency and noise) go to
+	 * local temporary storage, not to an output dir that may be a slow
 	 * network share (the virtual board's 9p, a lab's NFS). */
 	const char *tmp = getenv("TMPDIR");
 	snprintf(rec_dir, sizeof(rec_dir), "%s/v4l2-conform.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -660,6 +673,11 @@ int runner_main(int argc, char **argv)
 	mkdir(artifacts, 0755);
 	verdict_bind_artifacts(artifacts);
 	verdict_bind_end(batch_end_check);	/* v_skip() ends the check the batch way */
+	verdict_bind_sink(rec_sink);
+	if (reclog_init()) {
+		fprintf(stderr, "v4l2-conform: cannot map the record log: %s\n", strerror(errno));
+		return 2;
+	}
 
 	char started[64];
 	time_t t = time(NULL);
@@ -707,6 +725,7 @@ int runner_main(int argc, char **argv)
 		if (wedge_end_run(&rs, i))	/* hook: wedge.c */
 			break;
 	}
+	batch_finish();
 	/* The last check has no next check to find the device wedged: ask now,
 	 * before the restore opens it (a wedged device would hang the runner). */
 	const pid_t *stuck;

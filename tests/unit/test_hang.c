@@ -281,7 +281,7 @@ START_TEST(test_timeout_names_the_call_and_the_next_check_is_refused)
 	int idx[3] = { 0, 1, 2 };
 	const char *names[3] = { "a", "b", "c" };
 	struct outcome out[3] = { { 0 } };
-	struct batch b = { idx, names, 3, three_checks, 1, dir, false, on_timeout };
+	struct batch b = { idx, names, 3, three_checks, 1, false, on_timeout };
 	batch_run(&b, out);
 	ck_assert_int_eq(out[0].rtype, CK_PASS);
 	ck_assert_int_eq(out[1].rtype, CK_FAILURE);

@@ -7,6 +7,7 @@
  * fork mode alike, and the rest of the batch runs. */
 #include "unit.h"
 #include "run/run_batch.h"
+#include "run/reclog.h"
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -58,7 +59,7 @@ START_TEST(each_check_costs_only_itself)
 		names[i] = "check";
 	}
 	struct outcome out[N] = { { 0 } };
-	struct batch b = { idx, names, N, dispatch, 1, dir };
+	struct batch b = { idx, names, N, dispatch, 1 };
 	batch_run(&b, out);
 	ck_assert_int_eq(out[0].rtype, CK_PASS);
 	ck_assert_int_eq(out[1].rtype, CK_FAILURE);
@@ -151,7 +152,7 @@ static void run_with_unkillable(bool own_process)
 		names[i] = "check";
 	}
 	struct outcome out[N2] = { { 0 } };
-	struct batch b = { idx, names, N2, dispatch2, 1, dir, own_process };
+	struct batch b = { idx, names, N2, dispatch2, 1, own_process };
 	batch_kill = fake_kill;
 	batch_reap_s = 0.3;
 	size_t before = batch_abandoned(NULL);
@@ -182,22 +183,121 @@ START_TEST(unkillable_shared_process_is_left_behind)
 }
 END_TEST
 
+/* The first two "pid N" lines the checks left in shared_file; how many. */
+static int first_two_pids(long pid[2])
+{
+	FILE *f = fopen(shared_file, "r");
+	int np = 0;
+	char line[128];
+	pid[0] = pid[1] = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (np < 2 && sscanf(line, "pid %ld", &pid[np]) == 1)
+			np++;
+	if (f)
+		fclose(f);
+	return np;
+}
+
 /* Checks with threads or processes: Check's fork mode would wait for the
  * stuck process for ever; its waiting child is killed instead. */
 START_TEST(unkillable_own_process_is_left_behind)
 {
 	run_with_unkillable(true);
 	/* each check had a process of its own */
-	FILE *f = fopen(shared_file, "r");
-	long pid[2] = { 0 };
-	int np = 0;
-	char line[128];
-	while (fgets(line, sizeof(line), f))
-		if (np < 2 && sscanf(line, "pid %ld", &pid[np]) == 1)
-			np++;
-	fclose(f);
-	ck_assert_int_eq(np, 2);
+	long pid[2];
+	ck_assert_int_eq(first_two_pids(pid), 2);
 	ck_assert_msg(pid[0] != pid[1], "own processes");
+}
+END_TEST
+
+/* ---- the shared process's own assertion handling (assert_catch.h) ----
+ * Its failure messages are Check's own, word for word: the same failing
+ * assertions run once in the shared process and once in Check's fork mode
+ * (a process of their own, Check's _ck_assert_failed). */
+static void f_bare(void) { int one = 1; ck_assert(one == 2); }
+static void f_msg(void) { ck_assert_msg(0, "expected %d, got %s", 5, "six"); }
+static void f_int(void) { int a = 1, b = 2; ck_assert_int_eq(a, b); }
+static void f_str(void) { const char *a = "left", *b = "right"; ck_assert_str_eq(a, b); }
+static void f_abort(void) { ck_abort_msg("cannot open %s", "/dev/video9"); }
+static void f_abort_bare(void) { ck_abort(); }
+static void f_holds(void) { for (int i = 0; i < 1000; i++) ck_assert_int_ge(i, 0); }
+/* Longer than Check's messages can be (its fork mode ends the process:
+ * "Message string too long"): the shared process keeps it, cut as Check
+ * formats it, at BUFSIZ. */
+static void f_long(void)
+{
+	static char big[10000];
+	memset(big, 'x', sizeof(big) - 1);
+	ck_abort_msg("%s", big);
+}
+
+static void (*const table3[])(void) = { f_bare, f_msg, f_int, f_str, f_abort, f_abort_bare, f_holds, f_long };
+enum { N3 = sizeof(table3) / sizeof(table3[0]) };
+
+static void dispatch3(int i) { table3[i](); }
+
+START_TEST(shared_failures_read_as_checks_own)
+{
+	int idx[N3];
+	const char *names[N3];
+	for (int i = 0; i < N3; i++) {
+		idx[i] = i;
+		names[i] = "check";
+	}
+	struct outcome shared[N3] = { { 0 } }, own[N3] = { { 0 } };
+	struct batch b = { idx, names, N3, dispatch3, 5, false };
+	batch_run(&b, shared);
+	b.own_process = true;
+	batch_run(&b, own);
+	for (int i = 0; i < N3 - 2; i++) {
+		ck_assert_msg(shared[i].rtype == CK_FAILURE && own[i].rtype == CK_FAILURE, "check %d: %d %d", i,
+			      shared[i].rtype, own[i].rtype);
+		ck_assert_str_eq(shared[i].msg, own[i].msg);
+	}
+	ck_assert_int_eq(shared[N3 - 2].rtype, CK_PASS);
+	ck_assert_int_eq(own[N3 - 2].rtype, CK_PASS);
+	ck_assert_int_eq(shared[N3 - 1].rtype, CK_FAILURE);
+	ck_assert_int_eq(strlen(shared[N3 - 1].msg), BUFSIZ - 1);
+}
+END_TEST
+
+/* ---- records survive their process; the shared process outlives a batch ---- */
+static void r_note_then_crash(void)
+{
+	reclog_add(0, 'W', "written before the crash");
+	raise(SIGSEGV);
+}
+static void r_pid(void) { note("pid %ld\n", (long)getpid()); }
+
+static void (*const table4[])(void) = { r_note_then_crash, r_pid };
+
+static void dispatch4(int i) { table4[i](); }
+
+START_TEST(records_survive_and_the_process_outlives_a_batch)
+{
+	char dir[] = "/tmp/v4l2c-batch-XXXXXX";
+	ck_assert(mkdtemp(dir));
+	snprintf(shared_file, sizeof(shared_file), "%s/seen", dir);
+	int idx[2] = { 0, 1 }, one = 1;
+	const char *names[2] = { "check", "check" };
+	struct outcome out[2] = { { 0 } }, again = { 0 };
+	struct batch b = { idx, names, 2, dispatch4, 5, false };
+	batch_run(&b, out);
+	ck_assert_int_eq(out[0].rtype, CK_ERROR);
+	ck_assert_int_eq(out[1].rtype, CK_PASS);
+	size_t pos = 0;
+	struct rec_line l;
+	bool found = false;
+	while (reclog_next(&pos, &l))
+		found |= l.idx == 0 && l.tag == 'W' && !strcmp(l.text, "written before the crash");
+	ck_assert_msg(found, "the line the crashed check wrote is in the record log");
+	struct batch b2 = { &one, names, 1, dispatch4, 5, false };
+	batch_run(&b2, &again);
+	ck_assert_int_eq(again.rtype, CK_PASS);
+	batch_finish();
+	long pid[2];
+	ck_assert_int_eq(first_two_pids(pid), 2);
+	ck_assert_msg(pid[0] == pid[1], "the next batch ran in the same shared process (%ld, %ld)", pid[0], pid[1]);
 }
 END_TEST
 
@@ -209,6 +309,8 @@ int main(void)
 	tcase_add_test(tc, each_check_costs_only_itself);
 	tcase_add_test(tc, unkillable_shared_process_is_left_behind);
 	tcase_add_test(tc, unkillable_own_process_is_left_behind);
+	tcase_add_test(tc, shared_failures_read_as_checks_own);
+	tcase_add_test(tc, records_survive_and_the_process_outlives_a_batch);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
