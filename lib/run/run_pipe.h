@@ -21,4 +21,10 @@ const char *run_pipe_why(void);
  * again (what a probe cut short by a failure left is put back too) and
  * read back; the result added to rs (NULL: no route, no check). */
 const struct result *run_pipe_restored(struct result_set *rs);
+/* After the checks, before run/pipeline-restored: for each route,
+ * run/pipeline-streams@CAPTURE (SD-6; a refusal against the documentation
+ * fails with MC-3, SD-8 or SD-9): the path's mutable links off and on, a
+ * size the sensor must adjust, the formats set along the pipeline and read
+ * back, STREAMON on the capture node; each result added to rs and printed. */
+void run_pipe_streams(struct result_set *rs, void (*print)(const struct result *));
 #endif
