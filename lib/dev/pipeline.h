@@ -74,7 +74,8 @@ int pipe_toggle_links(const struct topo *t, const struct topo_path *p, const str
 		      size_t len);
 /* The refusals the documentation allows of VIDIOC_SUBDEV_S_FMT on a valid
  * pad and ACTIVE: EBUSY (the pad streams), ENOTTY (no pad-level formats),
- * EPERM (a read-only sub-device node, SD-4). */
+ * EPERM (a read-only sub-device node, SD-4); and ENODEV, the suite's own:
+ * no node to ask (pipe_dev.c). */
 bool pipe_fmt_refusal_allowed(int e);
 /* Set the saved state again: the links, then the pads in path order, then
  * the capture formats. 0, or the first errno with why (it goes on). */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "dev/media.h"
+#include "run/journal.h"
 
 #define MAX_ROUTES 8
 
@@ -17,6 +18,12 @@ static struct pipe_route g_routes[MAX_ROUTES];
 static struct pipe_saved g_saved;
 static size_t g_n;
 static char g_why[600] = "not a sub-device node";
+
+const struct pipe_saved *run_pipe_saved(const char **media)
+{
+	*media = g_n ? g_media : NULL;
+	return g_n ? &g_saved : NULL;
+}
 
 size_t run_pipe_count(void)
 {
@@ -44,6 +51,9 @@ void run_pipe_find(const struct dev *d)
 		return;
 	}
 	uint32_t ma = major(st.st_rdev), mi = minor(st.st_rdev);
+	/* An interrupted run's pipeline first: the state saved below is the
+	 * one to return to. */
+	journal_recover_pipeline(d->path);
 	if (topo_find_media(ma, mi, g_media, sizeof(g_media), &g_topo, err, sizeof(err))) {
 		snprintf(g_why, sizeof(g_why), "no media graph to find a capture node in: %s", err);
 		return;

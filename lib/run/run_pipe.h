@@ -14,6 +14,9 @@
  * paths to capture nodes, the state they would change. */
 void run_pipe_find(const struct dev *d);
 size_t run_pipe_count(void);
+/* The state found and its media device, for the restore journal; NULL
+ * (and *media NULL) when there is no route. */
+const struct pipe_saved *run_pipe_saved(const char **media);
 const struct pipe_route *run_pipe_route(size_t i);
 /* Why there is no route (the skip of the probes on this node). */
 const char *run_pipe_why(void);

@@ -13,6 +13,10 @@
 
 #include "dev/media_topo.h"
 #include "dev/pipeline.h"
+#include "run/journal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #define SRC MEDIA_PAD_FL_SOURCE
 #define SNK MEDIA_PAD_FL_SINK
@@ -408,6 +412,64 @@ START_TEST(test_toggle_links)
 }
 END_TEST
 
+/* The restore journal's pipeline part: the state found, written before the
+ * first change, read back and set again after a run that was killed with
+ * the path set up (lib/run/journal_pipe.c); a damaged part is refused. */
+START_TEST(test_journal_restores_the_pipeline)
+{
+	struct topo t = vimc();
+	struct topo_path p[8];
+	int n = topo_paths(&t, 2, p, 8);
+	struct pipe_saved s;
+	struct pipe_pix pix;
+	fake_reset();
+	fk.fmt[80].width = fk.fmt[81].width = 320;
+	fk.pix[9].ycbcr_enc = 3;
+	ck_assert_int_eq(pipe_save(&t, p, n, &ops, &s, why, sizeof(why)), 0);
+	struct ctrl_model m = { 0 };
+	struct snapshot snap = { 0 };
+	struct journal_pipe jp = { "/dev/media0", &s };
+	char path[] = "/tmp/journal-pipe-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(journal_write(path, "/dev/v4l-subdev1", &m, &snap, &jp), 0);
+	ck_assert(!pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, NULL, why, sizeof(why)));	/* then killed */
+	ck_assert(pipe_verify(&t, &ops, &s, why, sizeof(why)));
+	struct journal j;
+	ck_assert_msg(!journal_read(path, &j, why, sizeof(why)), "%s", why);
+	unlink(path);
+	ck_assert_str_eq(j.media, "/dev/media0");
+	ck_assert_ptr_nonnull(j.pipe);
+	ck_assert_int_eq(j.pipe->nlinks, s.nlinks);
+	ck_assert_int_eq(j.pipe->npads, s.npads);
+	ck_assert_int_eq(j.pipe->ncaps, s.ncaps);
+	ck_assert_msg(!journal_pipe_apply(&j, &t, &ops, why, sizeof(why)), "%s", why);
+	ck_assert_msg(!pipe_verify(&t, &ops, &s, why, sizeof(why)), "%s", why);
+	ck_assert_int_eq(fk.fmt[80].width, 320);
+	ck_assert(fk.on[4] && !fk.on[5]);
+	/* a link that does not go back is said */
+	ck_assert(!pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, NULL, why, sizeof(why)));
+	fk.bug_link_stuck = true;
+	ck_assert_int_eq(journal_pipe_apply(&j, &t, &ops, why, sizeof(why)), EIO);
+	ck_assert_msg(strstr(why, "'Debayer A':1 -> 'Scaler':0 is disabled, was enabled"), "%s", why);
+	/* a graph without the journal's ids (the driver reloaded) is left alone */
+	j.pipe->link[0] = 999;
+	ck_assert_int_eq(journal_pipe_apply(&j, &t, &ops, why, sizeof(why)), ENOENT);
+	journal_free(&j);
+	/* damaged pipeline lines refuse the whole journal */
+	const char *bad[] = { "v4l2-conform-journal 1\nlink 0x65 1\n",
+			      "v4l2-conform-journal 1\nmedia /dev/media0\nlink 0x65 2\n",
+			      "v4l2-conform-journal 1\nmedia /dev/media0\npad 0x50 1 2 3\n",
+			      "v4l2-conform-journal 1\nmedia /dev/media0\ncap 0x9 1 2 3 4 5 6 7 8 9\n" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		FILE *f = fmemopen((void *)bad[i], strlen(bad[i]), "r");
+		ck_assert_msg(journal_parse(f, &j, why, sizeof(why)) == -1, "%s", bad[i]);
+		fclose(f);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pipeline");
@@ -424,6 +486,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_setup_failure_names_step_and_errno);
 	tcase_add_test(tc, test_setup_refusals_name_their_rule);
 	tcase_add_test(tc, test_toggle_links);
+	tcase_add_test(tc, test_journal_restores_the_pipeline);
 	suite_add_tcase(s, tc);
 	return s;
 }
