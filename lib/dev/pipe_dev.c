@@ -124,7 +124,7 @@ static int op_enum_code(void *ctx, uint32_t pad, uint32_t index, uint32_t *code)
 	return e;
 }
 
-static uint32_t cap_type(int fd)
+uint32_t pipe_cap_type(int fd)
 {
 	struct v4l2_capability c;
 	memset(&c, 0, sizeof(c));
@@ -156,7 +156,7 @@ static int op_cap_get(void *ctx, uint32_t entity, struct pipe_pix *p)
 		return ENODEV;
 	struct v4l2_format f;
 	memset(&f, 0, sizeof(f));
-	f.type = cap_type(fd);
+	f.type = pipe_cap_type(fd);
 	int e = xioctl(fd, VIDIOC_G_FMT, &f);
 	if (!e)
 		to_pix(&f, p);
@@ -170,7 +170,7 @@ static int op_cap_set(void *ctx, uint32_t entity, struct pipe_pix *p)
 		return ENODEV;
 	struct v4l2_format f;
 	memset(&f, 0, sizeof(f));
-	f.type = cap_type(fd);
+	f.type = pipe_cap_type(fd);
 	int e = xioctl(fd, VIDIOC_G_FMT, &f);	/* the rest (planes, strides) as the driver has it */
 	if (e)
 		return e;
@@ -209,7 +209,7 @@ static int op_cap_fourcc(void *ctx, uint32_t entity, uint32_t code, uint32_t *fo
 		return EOPNOTSUPP;	/* video-node-centric: mbus_code is ignored, the driver sets the pipeline */
 	struct v4l2_fmtdesc fd_;
 	memset(&fd_, 0, sizeof(fd_));
-	fd_.type = cap_type(fd);
+	fd_.type = pipe_cap_type(fd);
 	fd_.mbus_code = code;
 	int e = xioctl(fd, VIDIOC_ENUM_FMT, &fd_);
 	if (!e)

@@ -15,18 +15,6 @@
 
 #define NBUFS 4
 
-static uint32_t buf_type(int fd)
-{
-	struct v4l2_capability c;
-	memset(&c, 0, sizeof(c));
-	if (xioctl(fd, VIDIOC_QUERYCAP, &c))
-		return V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	uint32_t caps = (c.capabilities & V4L2_CAP_DEVICE_CAPS) ? c.device_caps : c.capabilities;
-	return (caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE) && !(caps & V4L2_CAP_VIDEO_CAPTURE)
-		       ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE
-		       : V4L2_BUF_TYPE_VIDEO_CAPTURE;
-}
-
 int pipe_stream_try(const char *node, bool *streamon_ran, char *why, size_t len)
 {
 	*streamon_ran = false;
@@ -36,7 +24,7 @@ int pipe_stream_try(const char *node, bool *streamon_ran, char *why, size_t len)
 		snprintf(why, len, "opening %s: %s", node, errno_name(e));
 		return e;
 	}
-	uint32_t type = buf_type(fd);
+	uint32_t type = pipe_cap_type(fd);
 	struct v4l2_requestbuffers rb = { .count = NBUFS, .type = type, .memory = V4L2_MEMORY_MMAP };
 	int e = xioctl(fd, VIDIOC_REQBUFS, &rb);
 	if (e)

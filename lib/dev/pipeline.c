@@ -218,45 +218,38 @@ static int set_capture(const struct topo *t, const struct pipe_ops *o, uint32_t 
 	return 0;
 }
 
-/* One pass over every enabled data link downstream of the sensor, in
- * breadth-first order: the whole connected pipeline is validated at
- * STREAMON, not only the path (a sensor feeding both a debayer and a raw
- * capture node must suit both). *moved: a source pad's code was changed to
- * suit its sink, so what was set before it may no longer match. */
-static int configure(const struct topo *t, const struct topo_path *p, const struct pipe_ops *o,
-		     const struct pipe_saved *s, uint32_t from, struct pipe_pix *pix, bool *moved, const char **rule,
-		     char *why, size_t len)
+/* The enabled data links downstream of the sensor once the path is set up,
+ * in breadth-first order from its entity: each given to visit(), which
+ * returns an errno to stop; the sink entity is walked on from unless it is
+ * a capture node. */
+struct walk {
+	const struct topo *t;
+	const struct topo_path *p;
+	const struct pipe_ops *o;
+	const struct pipe_saved *s;
+	const char **rule;
+	char *why;
+	size_t len;
+};
+
+static int walk(const struct walk *w, uint32_t from, int (*visit)(const struct walk *w, const struct topo_link *l,
+								  void *arg), void *arg)
 {
+	const struct topo *t = w->t;
 	uint32_t queue[PIPE_MAX];
 	int head = 0, tail = 0, e;
-	char nm[96];
 	queue[tail++] = from;
-	*moved = false;
 	while (head < tail) {
 		uint32_t ent = queue[head++];
 		for (size_t k = 0; k < t->nl; k++) {
 			const struct topo_link *l = &t->l[k];
 			const struct topo_pad *sp = topo_pad(t, l->source), *kp = topo_pad(t, l->sink);
-			if (!sp || !kp || sp->entity != ent || !on_after(t, s, p, l->id))
+			if (!sp || !kp || sp->entity != ent || !on_after(t, w->s, w->p, l->id))
 				continue;
-			struct v4l2_mbus_framefmt src;
-			if ((e = o->get_fmt(o->ctx, l->source, &src))) {
-				snprintf(why, len, "VIDIOC_SUBDEV_G_FMT on %s: %s", pad_name(t, l->source, nm, sizeof(nm)),
-					 errno_name(e));
+			if ((e = visit(w, l, arg)))
 				return e;
-			}
-			if (topo_is_capture(t, kp->entity)) {
-				struct pipe_pix got;
-				if ((e = set_capture(t, o, kp->entity, &src, &got, why, len)))
-					return e;
-				if (kp->entity == p->capture)
-					*pix = got;
+			if (topo_is_capture(t, kp->entity))
 				continue;
-			}
-			uint32_t code = src.code;
-			if ((e = propagate(t, o, l->source, l->sink, &src, rule, why, len)))
-				return e;
-			*moved |= src.code != code;
 			bool seen = false;
 			for (int i = 0; i < tail; i++)
 				seen |= queue[i] == kp->entity;
@@ -265,6 +258,54 @@ static int configure(const struct topo *t, const struct topo_path *p, const stru
 		}
 	}
 	return 0;
+}
+
+struct conf_arg {
+	struct pipe_pix *pix;
+	bool moved;
+};
+
+/* One link of a configure() pass: its source pad's format on its sink pad,
+ * or on the capture node. */
+static int conf_link(const struct walk *w, const struct topo_link *l, void *arg)
+{
+	struct conf_arg *a = arg;
+	const struct topo *t = w->t;
+	const struct topo_pad *kp = topo_pad(t, l->sink);
+	struct v4l2_mbus_framefmt src;
+	char nm[96];
+	int e = w->o->get_fmt(w->o->ctx, l->source, &src);
+	if (e) {
+		snprintf(w->why, w->len, "VIDIOC_SUBDEV_G_FMT on %s: %s", pad_name(t, l->source, nm, sizeof(nm)),
+			 errno_name(e));
+		return e;
+	}
+	if (topo_is_capture(t, kp->entity)) {
+		struct pipe_pix got;
+		if ((e = set_capture(t, w->o, kp->entity, &src, &got, w->why, w->len)))
+			return e;
+		if (kp->entity == w->p->capture)
+			*a->pix = got;
+		return 0;
+	}
+	uint32_t code = src.code;
+	if ((e = propagate(t, w->o, l->source, l->sink, &src, w->rule, w->why, w->len)))
+		return e;
+	a->moved |= src.code != code;
+	return 0;
+}
+
+/* One pass over every enabled data link downstream of the sensor: the
+ * whole connected pipeline is validated at STREAMON, not only the path (a
+ * sensor feeding both a debayer and a raw capture node must suit both).
+ * *moved: a source pad's code was changed to suit its sink, so what was set
+ * before it may no longer match. */
+static int configure(const struct walk *w, uint32_t from, struct pipe_pix *pix, bool *moved)
+{
+	struct conf_arg a = { pix, false };
+	int e = walk(w, from, conf_link, &a);
+	*moved = a.moved;
+	return e;
 }
 
 int pipe_toggle_links(const struct topo *t, const struct topo_path *p, const struct pipe_ops *o, char *why,
@@ -296,39 +337,23 @@ bool pipe_fmt_refusal_allowed(int e)
  * alike (vidioc-subdev-g-fmt.rst: S_FMT returns "the current format as
  * would be returned by a VIDIOC_SUBDEV_G_FMT call"; SD-9). Links into a
  * capture node are the capture format's (set_capture). */
-static int read_back(const struct topo *t, const struct topo_path *p, const struct pipe_ops *o,
-		     const struct pipe_saved *s, uint32_t from, const char **rule, char *why, size_t len)
+static int read_link(const struct walk *w, const struct topo_link *l, void *arg)
 {
-	uint32_t queue[PIPE_MAX];
-	int head = 0, tail = 0;
+	const struct topo *t = w->t;
+	struct v4l2_mbus_framefmt x, y;
 	char a[96], b[96];
-	queue[tail++] = from;
-	while (head < tail) {
-		uint32_t ent = queue[head++];
-		for (size_t k = 0; k < t->nl; k++) {
-			const struct topo_link *l = &t->l[k];
-			const struct topo_pad *sp = topo_pad(t, l->source), *kp = topo_pad(t, l->sink);
-			if (!sp || !kp || sp->entity != ent || !on_after(t, s, p, l->id) || topo_is_capture(t, kp->entity))
-				continue;
-			struct v4l2_mbus_framefmt x, y;
-			if (o->get_fmt(o->ctx, l->source, &x) || o->get_fmt(o->ctx, l->sink, &y))
-				continue;	/* the steps before read them: not this check's to judge */
-			if (x.code != y.code || x.width != y.width || x.height != y.height) {
-				snprintf(why, len, "VIDIOC_SUBDEV_S_FMT on %s answered its source pad's format (code 0x%04x "
-					 "%ux%u), VIDIOC_SUBDEV_G_FMT then reads code 0x%04x %ux%u there (%s: code 0x%04x %ux%u)",
-					 pad_name(t, l->sink, b, sizeof(b)), x.code, x.width, x.height, y.code, y.width,
-					 y.height, pad_name(t, l->source, a, sizeof(a)), x.code, x.width, x.height);
-				*rule = "SD-9";
-				return EIO;
-			}
-			bool seen = false;
-			for (int i = 0; i < tail; i++)
-				seen |= queue[i] == kp->entity;
-			if (!seen && tail < PIPE_MAX)
-				queue[tail++] = kp->entity;
-		}
-	}
-	return 0;
+	if (topo_is_capture(t, topo_pad(t, l->sink)->entity))
+		return 0;	/* the capture format's (set_capture) */
+	if (w->o->get_fmt(w->o->ctx, l->source, &x) || w->o->get_fmt(w->o->ctx, l->sink, &y))
+		return 0;	/* the steps before read them: not this check's to judge */
+	if (x.code == y.code && x.width == y.width && x.height == y.height)
+		return 0;
+	snprintf(w->why, w->len, "VIDIOC_SUBDEV_S_FMT on %s answered its source pad's format (code 0x%04x %ux%u), "
+		 "VIDIOC_SUBDEV_G_FMT then reads code 0x%04x %ux%u there (%s: code 0x%04x %ux%u)",
+		 pad_name(t, l->sink, b, sizeof(b)), x.code, x.width, x.height, y.code, y.width, y.height,
+		 pad_name(t, l->source, a, sizeof(a)), x.code, x.width, x.height);
+	*w->rule = "SD-9";
+	return EIO;
 }
 
 /* pipe_restore's work; a refused link is MC-3's, a refused pad format
@@ -379,14 +404,15 @@ int pipe_setup(const struct topo *t, const struct topo_path *p, const struct pip
 	}
 	bool moved = true;
 	memset(pix, 0, sizeof(*pix));
+	const struct walk w = { t, p, o, s, rule, why, len };
 	for (int pass = 0; pass < 3 && moved; pass++)
-		if ((e = configure(t, p, o, s, from, pix, &moved, rule, why, len)))
+		if ((e = configure(&w, from, pix, &moved)))
 			return e;
 	if (moved) {
 		snprintf(why, len, "pad formats: the sensor's source format kept changing to suit its sinks");
 		return EPIPE;
 	}
-	return read_back(t, p, o, s, from, rule, why, len);
+	return walk(&w, from, read_link, NULL);
 }
 
 int pipe_restore(const struct topo *t, const struct pipe_ops *o, const struct pipe_saved *s, char *why,

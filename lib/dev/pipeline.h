@@ -119,6 +119,9 @@ int pipe_route_toggle(const struct pipe_route *r, char *why, size_t len);
  * smallest it enumerates for its current code (VIDIOC_SUBDEV_ENUM_FRAME_SIZE
  * on its source pad); 0, or an errno (no sizes enumerated). */
 int pipe_route_odd_size(const struct pipe_route *r, unsigned *width, unsigned *height);
+/* The buffer type of a capture node's fd: multi-planar only when it has no
+ * single-planar capture. */
+uint32_t pipe_cap_type(int fd);
 /* lib/dev/pipe_stream.c: REQBUFS, QBUF and STREAMON on a capture node as
  * the pipeline is now, then STREAMOFF and REQBUFS 0: the STREAMON errno (0:
  * it streams), or that of the step before it with why naming the step. */
