@@ -1,13 +1,12 @@
 """The restore journal's pipeline part (lib/run/journal_pipe.c), on the
-virtual board with the fixture's sub-device personality (subdev=1): a run on
+virtual board with the fixture's sub-device personality (subdev=1), in the
+boot of test_restore_journal.py (after its vivid runs): a run on
 the sensor sub-device killed with SIGKILL while its probes hold the pipeline
 leaves the pipeline changed (here: the sensor's pad format, as a probe or
 run/pipeline-streams sets it); `v4l2-conform --restore` on the sensor's node
 sets the pipeline of the journal back and reads it back, and a new run
 restores a left-over journal's pipeline before it saves its own state."""
 import re
-
-import pytest
 
 import fixture_bugs as fb
 import vboard
@@ -33,25 +32,27 @@ def kill_when_journalled(tag, args):
             f"{FMT} > /share/fmt-killed-{tag}.txt 2>&1"]
 
 
-@pytest.fixture(scope="module")
-def board(built):
+def job_lines():
+    """The job's part after the vivid journal runs (test_restore_journal.py's
+    boot): load the fixture's sub-device personality, kill a run on its
+    sensor, --restore; kill again, then a new run."""
     exp = Expectations(fb.SUBDEV_BOARD)
-    module = fb.build_module()
     args = exp.settings["run-args"]
-    lines = ["set -u", f"{exp.settings['setup']} || exit 3",
-             "i=0; while [ ! -e /dev/media0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done",
+    lines = [f"{exp.settings['setup']} || exit 4",
+             "i=0; while ! ls /dev/v4l-subdev1 > /dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done",
              SENSOR, "echo $S > /share/sensor.txt", f"{FMT} > /share/fmt-before.txt 2>&1"]
     lines += kill_when_journalled("k1", args)
     lines += ["v4l2-conform -d $S --restore > /share/restore.log 2>&1; echo $? > /share/restore.exit",
               f"{FMT} > /share/fmt-restored.txt 2>&1"]
     lines += kill_when_journalled("k2", args)
-    lines += [f"v4l2-conform -d $S --out /share/next --only 'enum/unknown-id' {args} > /share/next.log 2>&1; "
-              "echo $? > /share/next.exit",
+    lines += [f"v4l2-conform -d $S --out /share/next-pipe --only 'enum/unknown-id' {args} "
+              "> /share/next-pipe.log 2>&1; echo $? > /share/next-pipe.exit",
               f"{FMT} > /share/fmt-next.txt 2>&1"]
-    run = vboard.run_job("\n".join(lines) + "\n", vboard.BUILD / "vboard" / "pytest-journal-pipe", timeout=900,
-                         files=[module, fb.PROFILE])
-    assert not run.hung, "the virtual board hung"
-    return run
+    return lines
+
+
+def job_files():
+    return [fb.build_module(), fb.PROFILE]
 
 
 def text(board, name):
@@ -64,7 +65,7 @@ def size(board, name):
     return int(m[1]), int(m[2])
 
 
-def test_kill_left_the_pipeline_changed(board):
+def check_kill_left_the_pipeline_changed(board):
     assert text(board, "sensor.txt").startswith("/dev/v4l-subdev"), text(board, "sensor.txt")
     assert size(board, "fmt-before.txt") == (640, 480)
     for tag in ("k1", "k2"):
@@ -72,7 +73,7 @@ def test_kill_left_the_pipeline_changed(board):
         assert size(board, f"fmt-killed-{tag}.txt") == (320, 240)
 
 
-def test_restore_sets_the_pipeline_back(board):
+def check_restore_sets_the_pipeline_back(board):
     log = text(board, "restore.log")
     assert text(board, "restore.exit").strip() == "0", log
     assert re.search(r"restored the media pipeline \(/dev/media\d+: \d+ links, \d+ pad formats, 1 capture formats\)",
@@ -80,8 +81,8 @@ def test_restore_sets_the_pipeline_back(board):
     assert size(board, "fmt-restored.txt") == (640, 480)
 
 
-def test_next_run_restores_the_pipeline_first(board):
-    log = text(board, "next.log")
-    assert text(board, "next.exit").strip() == "0", log
+def check_next_run_restores_the_pipeline_first(board):
+    log = text(board, "next-pipe.log")
+    assert text(board, "next-pipe.exit").strip() == "0", log
     assert "restored the media pipeline" in log, log
     assert size(board, "fmt-next.txt") == (640, 480)
