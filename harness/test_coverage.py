@@ -140,23 +140,38 @@ def _uapi_headers(kernel):
     return rel, next(Path(kdir).parent.glob("linux-headers-*-common"))
 
 
+def _linux_source(kernel):
+    """The media documentation (and test drivers) of Debian's linux-source of
+    that series: V4L2C_KSRC_<X_Y> if set (an extracted tree), else the parts
+    fixtures/drivers/linux-source/extract.sh extracts once into the cache, the
+    same download the vimc, vicodec and visl builds use, so this runs (and is
+    never skipped) on any machine."""
+    import os
+    import subprocess
+    from pathlib import Path
+    env = os.environ.get(f"V4L2C_KSRC_{kernel.replace('.', '_')}")
+    if env:
+        return Path(env)
+    out = subprocess.run([str(vboard.TOP / "fixtures/drivers/linux-source/extract.sh"), kernel],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return Path(out.stdout.strip())
+
+
 @pytest.mark.parametrize("kernel", cov.KERNELS)
 def test_uapi_lists_match_the_headers(kernel):
     """spec/uapi-X.Y.txt is what the kernel's uapi headers say now: the
     constants from the headers of a Debian build of that series (downloaded
     by fixtures/drivers/kernel-headers.sh, as every module build does, so
-    this runs on any machine); the error codes from the documentation where
-    the extracted linux-source tree is at hand (V4L2C_KSRC_<X_Y>, default
-    /work/vcache/ksrc-X.Y; tools/uapi_constants.py KSRC writes the file)."""
-    import os
-    from pathlib import Path
+    this runs on any machine); the error codes from the documentation of that
+    series' linux-source (_linux_source; tools/uapi_constants.py KSRC writes
+    the file)."""
     import uapi_constants as uc
     rel, common = _uapi_headers(kernel)
     table = (SPEC / f"uapi-{kernel}.txt").read_text().splitlines()
     assert uc.constant_lines(common) == [l for l in table if not l.startswith("errno\t")], rel
-    src = Path(os.environ.get(f"V4L2C_KSRC_{kernel.replace('.', '_')}", f"/work/vcache/ksrc-{kernel}"))
-    if (src / uc.DOCS).is_dir():
-        assert uc.errno_lines(src) == [l for l in table if l.startswith("errno\t")]
+    src = _linux_source(kernel)
+    assert uc.errno_lines(src) == [l for l in table if l.startswith("errno\t")]
 
 
 def _compound_rows(tmp_path, include=None):
@@ -196,14 +211,10 @@ def test_compound_tables_match_the_headers(kernel, tmp_path):
 def test_documented_read_only_list_matches_the_documentation(kernel):
     """flags/documented-read-only (FL-15) knows every standard control whose
     description in control.rst or ext-ctrls-*.rst calls it read-only, in the
-    documentation of that kernel (where the extracted tree is at hand)."""
-    import os
+    documentation of that kernel (_linux_source)."""
     import re
-    from pathlib import Path
-    src = Path(os.environ.get(f"V4L2C_KSRC_{kernel.replace('.', '_')}", f"/work/vcache/ksrc-{kernel}"))
-    v4l = src / cov.DOCS / "v4l"
-    if not v4l.is_dir():
-        pytest.skip(f"no extracted linux-source {kernel} at {src}")
+    v4l = _linux_source(kernel) / cov.DOCS / "v4l"
+    assert v4l.is_dir(), v4l
     suite = (vboard.TOP / "suites" / "suite_flags.c").read_text()
     table = suite[suite.index("doc_read_only[] = {"):]
     known = set(re.findall(r"V4L2_CID_\w+", table[:table.index("};")]))

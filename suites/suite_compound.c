@@ -74,20 +74,49 @@ static void compound_default(const struct check_ctx *cx)
 
 /* ---------- shared by CP-2 and CP-3 ---------- */
 
-/* The current value, which must itself pass TRY: it is the valid base each
- * mutation starts from. */
-static void valid_base(const struct check_ctx *cx, struct ctrl_val *cur)
+static int try_val(const struct check_ctx *cx, const struct ctrl_val *v)
+{
+	struct ctrl_val t;
+	ctrl_val_copy(cx->ctrl, &t, v);
+	int e = ctrl_try(cx->dev, cx->ctrl, &t);
+	ctrl_val_free(&t);
+	return e;
+}
+
+/* The current value (cur, what "nothing applied" is judged against) and the
+ * valid payload each mutation starts from (base): the current value when TRY
+ * accepts it, else, for a type whose zero default the framework refuses
+ * itself (HDR10 mastering display), a payload built inside every bound
+ * (cp_valid_payload), which TRY must accept. */
+static void valid_base(const struct check_ctx *cx, struct ctrl_val *cur, struct ctrl_val *base)
 {
 	memset(cur, 0, sizeof(*cur));	/* ctrl_get fills a value with no buffer yet */
 	get_which(cx, V4L2_CTRL_WHICH_CUR_VAL, cur);
-	struct ctrl_val t;
-	ctrl_val_copy(cx->ctrl, &t, cur);
-	int e = ctrl_try(cx->dev, cx->ctrl, &t);
-	ctrl_val_free(&t);
+	ctrl_val_copy(cx->ctrl, base, cur);
+	int e = try_val(cx, base);
+	if (e && cp_valid_payload(cx->ctrl->q.type, base->p, cx->ctrl->q.elem_size)) {
+		int e2 = try_val(cx, base);
+		if (!e2) {
+			v_info("TRY_EXT_CTRLS of the current value gives %s: mutations start from a payload inside "
+			       "every framework bound", errno_name(e));
+			return;
+		}
+		e = e2;
+	}
 	if (e) {
 		ctrl_val_free(cur);
+		ctrl_val_free(base);
 		v_skip("TRY_EXT_CTRLS of the current value gives %s: no valid payload to start from", errno_name(e));
 	}
+}
+
+/* Put the current value back as it was before the check. */
+static void restore(const struct check_ctx *cx, const struct ctrl_val *cur)
+{
+	struct ctrl_val w;
+	ctrl_val_copy(cx->ctrl, &w, cur);
+	ctrl_set(cx->dev, cx->ctrl, &w);
+	ctrl_val_free(&w);
 }
 
 /* One request of a single entry holding v; returns errno, *idx the error_idx. */
@@ -116,15 +145,15 @@ static bool changed_from(const struct check_ctx *cx, const struct ctrl_val *befo
 static void compound_invalid(const struct check_ctx *cx)
 {
 	const struct ctrl *c = cx->ctrl;
-	struct ctrl_val cur;
+	struct ctrl_val cur, base;
 	struct fails f = { .n = 0 };
-	char why[200], field[80];
-	valid_base(cx, &cur);
+	char why[200], field[96];
+	valid_base(cx, &cur, &base);
 	for (size_t i = 0; i < cp_bad_count(c->q.type); i++) {
 		const struct cp_bad *m = cp_bad_at(c->q.type, i);
 		struct ctrl_val v;
-		ctrl_val_copy(c, &v, &cur);
-		cp_field_set(v.p, c->q.elem_size, m->off, m->width, (uint64_t)m->value);
+		ctrl_val_copy(c, &v, &base);
+		cp_bad_apply(m, v.p, c->q.elem_size);
 		snprintf(field, sizeof(field), "%s = %lld", m->field, (long long)m->value);
 		for (int r = 0; r < 2; r++) {
 			bool set = r;
@@ -137,16 +166,13 @@ static void compound_invalid(const struct check_ctx *cx)
 			else if (vd == CPV_WARN)
 				v_warn("%s (%s): %s%s (CP-2)", field, m->why, why,
 				       m->src == CP_FRAMEWORK && !e ? "; only the framework's code refuses it" : "");
-			if (ch) {	/* put the base back for the next mutation */
-				struct ctrl_val w;
-				ctrl_val_copy(c, &w, &cur);
-				ctrl_set(cx->dev, c, &w);
-				ctrl_val_free(&w);
-			}
+			if (ch)	/* put the value back for the next mutation */
+				restore(cx, &cur);
 		}
 		ctrl_val_free(&v);
 	}
 	ctrl_val_free(&cur);
+	ctrl_val_free(&base);
 	end_fails(&f, "CP-2");
 }
 
@@ -155,14 +181,14 @@ static void compound_invalid(const struct check_ctx *cx)
 static void compound_reserved(const struct check_ctx *cx)
 {
 	const struct ctrl *c = cx->ctrl;
-	struct ctrl_val cur;
+	struct ctrl_val cur, base;
 	struct fails f = { .n = 0 };
 	char why[200];
-	valid_base(cx, &cur);
+	valid_base(cx, &cur, &base);
 	for (size_t i = 0; i < cp_reserved_count(c->q.type); i++) {
 		const struct cp_reserved *r = cp_reserved_at(c->q.type, i);
 		struct ctrl_val v;
-		ctrl_val_copy(c, &v, &cur);
+		ctrl_val_copy(c, &v, &base);
 		memset((uint8_t *)v.p + r->off, 0x5a, r->len);
 		uint32_t idx = 0;
 		int e = one(cx, VIDIOC_S_EXT_CTRLS, &v, &idx);
@@ -173,18 +199,18 @@ static void compound_reserved(const struct check_ctx *cx)
 			nz = cp_reserved_nonzero(r, now.p, now.size);
 			ctrl_val_free(&now);
 		}
-		enum cp_verdict vd = cp_judge_reserved(e, nz, why, sizeof(why));
+		enum cp_verdict vd = cp_judge_reserved(e, nz, r->fw_keeps, why, sizeof(why));
 		if (vd == CPV_FAIL)
 			add_fail(&f, r->field, why);
+		else if (vd == CPV_WARN)
+			v_warn("%s: %s (CP-3)", r->field, why);
 		else
 			v_info("%s: %s", r->field, why);
 		ctrl_val_free(&v);
 	}
-	struct ctrl_val w;
-	ctrl_val_copy(c, &w, &cur);
-	ctrl_set(cx->dev, c, &w);	/* back to the value it had */
-	ctrl_val_free(&w);
+	restore(cx, &cur);	/* back to the value it had */
 	ctrl_val_free(&cur);
+	ctrl_val_free(&base);
 	end_fails(&f, "CP-3");
 }
 

@@ -46,15 +46,21 @@ static void watch_all(const struct check_ctx *cx, struct lc_watch *w)
 		v_info("%u controls refused a new value here and are not watched", refused);
 }
 
-/* Note what changed after `when` into msg (first finding kept). */
-static void note_changed(const struct check_ctx *cx, const struct lc_watch *w, const char *when, char *msg,
-			 size_t len)
+/* Note what changed after `when` into msg (first finding kept), citing rule. */
+static void note_changed_rule(const struct check_ctx *cx, const struct lc_watch *w, const char *when, const char *rule,
+			      char *msg, size_t len)
 {
 	char rep[LIST_LEN];
 	int n = lc_changed(cx->dev, w, rep, sizeof(rep));
 	if (n && !msg[0])
-		snprintf(msg, len, "expected every control to keep its value across %s (LC-1), got %d of %zu changed: %s",
-			 when, n, w->n, rep);
+		snprintf(msg, len, "expected every control to keep its value across %s (%s), got %d of %zu changed: %s",
+			 when, rule, n, w->n, rep);
+}
+
+static void note_changed(const struct check_ctx *cx, const struct lc_watch *w, const char *when, char *msg,
+			 size_t len)
+{
+	note_changed_rule(cx, w, when, "LC-1", msg, len);
 }
 
 static void close_all(const struct check_ctx *cx)
@@ -194,13 +200,49 @@ static void input_kept(const struct check_ctx *cx)
 	ck_assert_msg(!msg[0], "%s", msg);
 }
 
+/* LC-8: on an M2M node a context's values end with its handle (PE-2), so
+ * the suspend that matters is the one while it stays open: a codec driver
+ * holds no power reference for an open handle and autosuspends between jobs
+ * (hantro, rkvdec). Applies where the device reports runtime PM with an
+ * autosuspend delay and does suspend with the handle open; nothing is
+ * closed. */
+static void context_suspend_kept(const struct check_ctx *cx)
+{
+	struct lc_power pw;
+	struct lc_watch w;
+	char st[32], msg[REPORT_LEN] = "";
+	lc_power_of(cx->dev, &pw);
+	lc_runtime_status(&pw, st, sizeof(st));
+	if (!st[0] || !strcmp(st, "unsupported") || pw.delay_ms < 0)
+		v_skip("M2M node without runtime PM autosuspend (power/runtime_status \"%s\", %s): nothing suspends the "
+		       "device under an open context (LC-8); a context's values end with its handle (PE-2, persist/reopen)",
+		       st, pw.delay_ms < 0 ? "no power/autosuspend_delay_ms" : "an autosuspend delay");
+	watch_all(cx, &w);
+	bool suspended = false;
+	const char *src = "";
+	unsigned ms = lc_wait_suspend(&pw, profile_load_or_exit(g_opts.profile)->suspend_wait_ms, &suspended, &src);
+	v_measure("open", ms, "ms");
+	if (!suspended) {
+		lc_runtime_status(&pw, st, sizeof(st));
+		v_skip("M2M node: power/runtime_status stays \"%s\" %u ms past the last ioctl with this context's handle "
+		       "open (%s): the driver keeps the device powered for an open handle, no suspend to survive (LC-8)",
+		       st, ms, src);
+	}
+	v_info("the device suspended with this context's handle open, %u ms after its last ioctl (%s)", ms, src);
+	note_changed_rule(cx, &w, "runtime suspend with the context's handle open",
+			  "LC-8: dev-mem2mem.rst, properties \"local to the file handle\", the hardware reprogrammed", msg,
+			  sizeof(msg));
+	ck_assert_msg(!msg[0], "%s", msg);
+}
+
 static void suspend_kept(const struct check_ctx *cx)
 {
 	struct lc_watch w;
 	char msg[REPORT_LEN] = "";
-	if (dev_is_m2m(cx->dev))
-		v_skip("M2M node: values belong to a handle's context and end with it (PE-2; persist/reopen checks that a new "
-		       "context starts at the defaults): closing every handle leaves no value for runtime suspend to keep");
+	if (dev_is_m2m(cx->dev)) {
+		context_suspend_kept(cx);
+		return;
+	}
 	watch_all(cx, &w);
 	suspend_cycle(cx);
 	note_changed(cx, &w, "runtime suspend (every handle closed past the autosuspend delay) and reopening",
@@ -334,7 +376,8 @@ static const struct check_def checks[] = {
 	  "input and back (where there is another)",
 	  CHECK_PER_DEVICE, input_kept, NULL, NULL, 30, false, .needs = NEEDS_VIDEO_NODE },
 	{ "lifecycle/runtime-suspend", "LC-1", "values read the same after every handle stays closed past the "
-	  "autosuspend delay and the node is opened again", CHECK_PER_DEVICE, suspend_kept, NULL, NULL, 60, false },
+	  "autosuspend delay and the node is opened again (M2M: a context's values after the device suspends with "
+	  "its handle open, LC-8)", CHECK_PER_DEVICE, suspend_kept, NULL, NULL, 60, false },
 	{ "lifecycle/picture", "LC-2", "with the image controls at non-default values the picture is the same after "
 	  "STREAMON (values set before it), STREAMOFF and STREAMON, S_FMT with the current format, S_INPUT (S_STD, "
 	  "S_DV_TIMINGS) with the current ones, S_FMT to another format and back, S_INPUT to "

@@ -43,6 +43,7 @@
 #include "check/registry.h"
 #include "check/results.h"
 #include "run/runner.h"
+#include "image/side_judge.h"
 #include "image/stats.h"
 #include "check/verdict.h"
 
@@ -68,21 +69,6 @@ static int farthest(const int64_t *v, int n, int64_t from)
 		if (llabs(v[i] - from) > llabs(v[best] - from))
 			best = i;
 	return best;
-}
-
-/* Fraction of the region's chroma samples with a component at the nominal
- * limits (clipped colour). */
-static double chroma_clip_fraction(const struct frame *f, const struct roi *r, double tol)
-{
-	unsigned cx0 = r->x / 2, cy0 = r->y / 2, cx1 = (r->x + r->w + 1) / 2, cy1 = (r->y + r->h + 1) / 2;
-	uint64_t n = 0, clip = 0;
-	for (unsigned y = cy0; y < cy1; y++)
-		for (unsigned x = cx0; x < cx1; x++) {
-			int b = f->cb[(size_t)y * f->cw + x], c = f->cr[(size_t)y * f->cw + x];
-			n++;
-			clip += b <= JUDGE_C_MIN + tol || b >= JUDGE_C_MAX - tol || c <= JUDGE_C_MIN + tol || c >= JUDGE_C_MAX - tol;
-		}
-	return n ? (double)clip / n : 0;
 }
 
 static double stat_luma(const struct frame *f, const struct roi *r, const struct frame *ref)
@@ -152,9 +138,8 @@ static void attempt_sweep(struct probe *p, enum judge_kind k, struct outcome *o)
 		j->stat = fn(&fr[i], &p->roi, NULL);
 		j->p_lo = stats_luma_percentile(&s, JUDGE_PCT_OUTLIERS);
 		j->p_hi = stats_luma_percentile(&s, 100 - JUDGE_PCT_OUTLIERS);
-		j->luma_clip = stats_luma_fraction_at_or_below(&s, JUDGE_Y_BLACK) +
-			       stats_luma_fraction_at_or_above(&s, JUDGE_Y_WHITE);
-		j->chroma_clip = chroma_clip_fraction(&fr[i], &p->roi, 0);
+		j->luma_clip = judge_luma_clip(&fr[i], &p->roi);
+		j->chroma_clip = judge_chroma_clip(&fr[i], &p->roi);
 		outcome_point(o, sname, (double)j->v, j->stat);
 	}
 	/* Back to the original value. */
@@ -359,7 +344,16 @@ static void attempt_mirror(struct probe *p, struct outcome *o)
 	probe_settle(p, &p->f);
 	double back = stats_luma_mad_local(&p->f, &base, &p->roi, MIRROR_NONE, PROBE_MIRROR_SHIFT);
 	outcome_measure(o, "MAD after return", back, "luma");
-	switch (judge_mirror(same, right, wrong, back, tol)) {
+	/* A Bayer source's flip keeps the mosaic's colour sites: the mirror
+	 * image is the flip's up to one site of each colour (probe_judge.h). */
+	unsigned radius;
+	double site = 0, site_hist;
+	const enum judge_mosaic mo = probe_mosaic(p, &base, axis, &radius);
+	const struct roi mr = side_roi_mirror(&p->roi, base.width, base.height, axis);
+	judge_site_allowance(&base, &mr, axis, mo, radius, &site, &site_hist);
+	if (mo != MOSAIC_NONE)
+		outcome_measure(o, "colour-site allowance", site, "luma");
+	switch (judge_mirror(same, right, wrong, back, tol, site)) {
 	case JUDGE_FAIL_NO_EFFECT:
 		outcome_set(o, OUT_FAIL, "expected %s = %lld to change the image, got the reference (MAD %.2f, tolerance %.2f): "
 			"no visible effect", probe_ctrl_name(p), (long long)target, same, tol);
@@ -368,7 +362,7 @@ static void attempt_mirror(struct probe *p, struct outcome *o)
 	case JUDGE_FAIL_WRONG_AXIS:
 	case JUDGE_FAIL_NOT_MIRROR:
 		outcome_set(o, OUT_FAIL, "expected the %s mirror image of the reference with %s = %lld, got MAD %.2f to it "
-			"(tolerance %.2f)%s", axis_name, probe_ctrl_name(p), (long long)target, right, tol,
+			"(tolerance %.2f)%s", axis_name, probe_ctrl_name(p), (long long)target, right, tol + site,
 			wrong <= tol ? v_fmt(": it is the %s mirror image (flips on the wrong axis)", other_name) : "");
 		outcome_frames(o, &base, &fl);
 		break;
@@ -386,8 +380,9 @@ static void attempt_mirror(struct probe *p, struct outcome *o)
 	}
 	if (o->kind == OUT_PASS)
 		snprintf(o->info, sizeof(o->info), "MAD to the %s mirror %.2f, to the %s mirror %.2f, to the reference %.2f "
-			 "(displacements up to %d pixels forgiven; tolerance %.2f)", axis_name, right, other_name, wrong, same,
-			 PROBE_MIRROR_SHIFT, tol);
+			 "(displacements up to %d pixels forgiven; tolerance %.2f%s)", axis_name, right, other_name, wrong, same,
+			 PROBE_MIRROR_SHIFT, tol, mo == MOSAIC_NONE ? "" : v_fmt(", %.2f more to the mirror for the colour "
+			 "sites of a %s mosaic", site, mo == MOSAIC_BINNED ? "binned" : "debayered"));
 done:
 	frame_free(&base);
 	frame_free(&fl);

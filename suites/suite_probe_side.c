@@ -171,9 +171,17 @@ static void attempt_histogram(struct probe *p, struct outcome *o)
 				shift = x;
 		}
 	}
-	const double tol = jn.mean + jn.tol + shift;
+	/* A Bayer source's flip keeps the mosaic's colour sites: each colour
+	 * may move by one site (probe_judge.h), bounded on the reference. */
+	unsigned radius;
+	double site_luma, site = 0;
+	const enum judge_mosaic mo = probe_mosaic(p, &base, axis, &radius);
+	judge_site_allowance(&base, &p->roi, axis, mo, radius, &site_luma, &site);
+	const double tol = jn.mean + jn.tol + shift + site;
 	outcome_measure(o, "noise histogram distance", jn.mean, "codes");
 	outcome_measure(o, "displacement allowance", shift, "codes");
+	if (mo != MOSAIC_NONE)
+		outcome_measure(o, "colour-site allowance", site, "codes");
 	outcome_measure(o, "tolerance", tol, "codes");
 	int64_t on = !p->orig;
 	first_change(p, &on, 1, &base, sn.tol_diff, o);

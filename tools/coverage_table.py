@@ -44,6 +44,7 @@ ALSO = {
     "EX-9": ["cluster/grabbed"], "FL-2": ["cluster/grabbed"],
     "PE-3": ["values/query-stable", "events/input-change"],
     "MC-3": ["run/pipeline-streams"], "SD-8": ["run/pipeline-streams"], "SD-9": ["run/pipeline-streams"],
+    "LC-8": ["lifecycle/runtime-suspend"],  # its M2M branch: a context across runtime suspend
 }
 # Checks the runner adds after the suites, which --list does not show (a
 # sensor sub-device's routes, lib/run/run_pipe.c; the media graph's, -m,
@@ -158,11 +159,21 @@ def derive(rows, docs, checks, bugs, listed):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ksrc-6.1", dest="k61", default="/work/vcache/ksrc-6.1")
-    ap.add_argument("--ksrc-6.12", dest="k612", default="/work/vcache/ksrc-6.12")
+    # Default: the parts of Debian's linux-source the project extracts once into
+    # the board cache (fixtures/drivers/linux-source/extract.sh).
+    ap.add_argument("--ksrc-6.1", dest="k61", default=None)
+    ap.add_argument("--ksrc-6.12", dest="k612", default=None)
     ap.add_argument("--conform", default=str(TOP / "build" / "bin" / "v4l2-conform"))
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args(argv[1:])
+    for attr, series in (("k61", "6.1"), ("k612", "6.12")):
+        if getattr(a, attr) is None:
+            out = subprocess.run([str(TOP / "fixtures/drivers/linux-source/extract.sh"), series],
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                print(f"coverage: linux-source {series}: {out.stderr.strip()}", file=sys.stderr)
+                return 2
+            setattr(a, attr, out.stdout.strip())
     docs = {k: Path(d) for k, d in (("6.1", a.k61), ("6.12", a.k612)) if (Path(d) / DOCS).is_dir()}
     if len(docs) != 2:
         print("coverage: need both extracted trees (Documentation/userspace-api/media): "

@@ -65,7 +65,12 @@ if [ "$need_arm64" = 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm6
     dpkg --add-architecture arm64
 fi
 echo "deps: apt-get install$missing" >&2
-apt-get update -q >&2 || true
+# Two targets of one make test (pytest's workers) may install at the same
+# time: the second waits for dpkg's lock instead of failing at once (seen: a
+# fresh machine's arm64 install lost the lock to another apt-get).
+lock="-o DPkg::Lock::Timeout=900"
+# shellcheck disable=SC2086
+apt-get $lock update -q >&2 || true
 # Refuse service starts during the install (invoke-rc.d/deb-systemd-invoke
 # ask policy-rc.d), unless the machine already has a policy of its own.
 prc=/usr/sbin/policy-rc.d made_prc=0
@@ -75,6 +80,6 @@ if [ "$no_start" = 1 ] && [ ! -e "$prc" ]; then
     trap 'rm -f "$prc"' EXIT
 fi
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing >&2
+apt-get $lock install -y -q --no-install-recommends $missing >&2
 [ "$made_prc" = 1 ] && rm -f "$prc"
 trap - EXIT

@@ -3,7 +3,7 @@
 coverage test (harness/test_coverage.py) that must not need the kernel
 source on CI: writes spec/uapi-<X.Y>.txt from an extracted linux-source tree.
 
-  tools/uapi_constants.py /work/vcache/ksrc-6.1 > spec/uapi-6.1.txt
+  tools/uapi_constants.py "$(fixtures/drivers/linux-source/extract.sh 6.1)" > spec/uapi-6.1.txt
 
 Each line is 'KIND<TAB>NAME<TAB>WHERE': every V4L2_CTRL_TYPE_*, V4L2_CTRL_FLAG_*,
 V4L2_CTRL_WHICH_*, V4L2_EVENT_CTRL_CH_* and V4L2_EVENT_SUB_FL_* of the uapi

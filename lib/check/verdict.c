@@ -2,6 +2,10 @@
  * its own record file; the runner reads it after the test process is gone,
  * so whatever was recorded before a crash or a timeout survives. */
 #include "check/verdict.h"
+#include "ctrl/ctrl_manual.h"
+#include "check/registry.h"
+#include "dev/fd_keep.h"
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,11 +117,57 @@ void v_artifact(const char *relpath)
 	record('A', relpath);
 }
 
+/* The check running (v_run_check), to run again once a refused inactive
+ * control is made active; `made_active`: it was, in this check. */
+static void (*run_fn)(const struct check_ctx *);
+static const struct check_ctx *run_cx;
+static jmp_buf run_again;
+static bool made_active;
+static struct fd_keep run_fds;	/* open when the check started: its own handle among them */
+
+void v_run_check(void (*fn)(const struct check_ctx *), const struct check_ctx *cx)
+{
+	run_fn = fn;
+	run_cx = cx;
+	made_active = false;
+	fd_keep_note(&run_fds);
+	/* longjmp'd to from v_skip_if_inactive_refused: the check from its
+	 * start, the control active now */
+	setjmp(run_again);
+	run_fn(run_cx);	/* the statics: a longjmp leaves no doubt about them */
+	run_fn = NULL;
+}
+
 void v_skip_if_inactive_refused(const struct dev *d, uint32_t id, int e)
 {
 	struct v4l2_queryctrl q = { .id = id };
-	if (e == EACCES && dev_ioctl(d, VIDIOC_QUERYCTRL, &q) == 0 && (q.flags & V4L2_CTRL_FLAG_INACTIVE))
+	char what[300];
+	if (e != EACCES || dev_ioctl(d, VIDIOC_QUERYCTRL, &q) || !(q.flags & V4L2_CTRL_FLAG_INACTIVE))
+		return;	/* refused while active: the caller fails it */
+	if (!run_fn)
 		v_skip("the driver refuses writes to this control while it is inactive (EACCES, allowed by FL-5)");
+	if (made_active)
+		v_skip("the driver refuses writes to this control while it is inactive (EACCES, allowed by FL-5), and "
+		       "it is inactive again after its auto control was put in manual (the check changed it back)");
+	/* Earn the excuse: the control judged active, its auto control in
+	 * manual; the snapshot of the next check puts that back. */
+	int r = ctrl_make_active(d, id, what, sizeof(what));
+	if (r)
+		v_skip("the driver refuses writes to this control while it is inactive (EACCES, allowed by FL-5), and it "
+		       "cannot be made active: %s", what);
+	made_active = true;
+	/* The check's handle as it was opened: the first run's handles
+	 * closed (a priority held, events subscribed), its own unsubscribed
+	 * from every event (the auto control's change queued some) and at the
+	 * default priority. */
+	fd_keep_close_new(&run_fds);
+	struct v4l2_event_subscription all = { .type = V4L2_EVENT_ALL };
+	enum v4l2_priority prio = V4L2_PRIORITY_DEFAULT;
+	dev_ioctl(run_cx->dev, VIDIOC_UNSUBSCRIBE_EVENT, &all);
+	dev_ioctl(run_cx->dev, VIDIOC_S_PRIORITY, &prio);
+	v_info("'%s' refused a write while inactive (EACCES, FL-5): %s, and the check ran again on the active "
+	       "control", (const char *)q.name, what);
+	longjmp(run_again, 1);
 }
 
 const char *v_fmt(const char *fmt, ...)

@@ -49,8 +49,15 @@ const char *v_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void v_open_again(const struct dev *proto, struct dev *d, const char *when);
 /* FL-5: a driver that cannot cache an inactive control's value may refuse
  * writes to it with EACCES (uvcvideo does, for a manual control while its
- * auto control is on). A check that must write the control ends as 'skip'
- * with that reason when e is EACCES and the control is inactive now;
- * otherwise this returns and the check judges e itself. */
+ * auto control is on). When e is EACCES and the control is inactive now, the
+ * control that makes it inactive goes to manual (ctrl/ctrl_manual.h) and
+ * the check runs again from its start (v_run_check) on the active control,
+ * where a refusal is the check's failure; the check ends as 'skip' only
+ * when the control cannot be made active (the reason says why). Otherwise
+ * this returns and the check judges e itself. */
 void v_skip_if_inactive_refused(const struct dev *d, uint32_t id, int e);
+/* Run a check so that v_skip_if_inactive_refused can run it again (the
+ * runner's call; without it the refusal is a skip as before). */
+struct check_ctx;
+void v_run_check(void (*fn)(const struct check_ctx *), const struct check_ctx *cx);
 #endif

@@ -5,7 +5,9 @@
  * suite is built with (offsetof), so a structure that moves breaks the
  * build or tests/unit/test_compound.c, not a board run. The same statements
  * are in the 6.1 and the 6.12 documentation (ext-ctrls-codec-stateless.rst,
- * same lines); AV1 (6.5+) is not in the build's headers and has no rows. */
+ * same lines); AV1 (6.5+) is not in the build's headers: its rows use the
+ * 6.12 uapi's offsets (uapi_av1.h). HDR10's payloads are described in
+ * ext-ctrls-colorimetry.rst without any range: only the framework's rows. */
 #ifndef V4L2C_COMPOUND_H
 #define V4L2C_COMPOUND_H
 #include <stdbool.h>
@@ -16,7 +18,10 @@
  * fails), or only the framework's code does it (a deviation warns). */
 enum cp_source { CP_FRAMEWORK, CP_DOCUMENTED };
 
-/* One field value that makes a payload invalid. */
+/* One field value that makes a payload invalid; with pre_width set, only
+ * together with a second field set to pre_value first (the HEVC slice's L1
+ * count is bounded in a B slice only, the PPS tile counts with tiles
+ * enabled). */
 struct cp_bad {
 	uint32_t type;
 	const char *field;
@@ -25,16 +30,22 @@ struct cp_bad {
 	int64_t value;
 	enum cp_source src;
 	const char *why;	/* the documented range, or the framework's check */
+	uint16_t pre_off;
+	uint8_t pre_width;	/* 0: no second field; up to 8 */
+	uint64_t pre_value;
 };
 
-/* A reserved field the framework zeroes (std_validate_compound, 6.1 and
- * 6.12) and the documentation says "Applications and drivers must set this
- * to zero". */
+/* A reserved field the documentation says "Applications and drivers must
+ * set this to zero". fw_keeps: std_validate_compound does not zero it (HEVC,
+ * AV1; 6.1 and 6.12), so a driver on the framework keeps what the
+ * application wrote: that warns; where the framework zeroes it (H.264, VP8,
+ * MPEG-2, VP9) keeping it fails. */
 struct cp_reserved {
 	uint32_t type;
 	const char *field;
 	uint16_t off;
 	uint16_t len;
+	bool fw_keeps;
 };
 
 /* A default: `len` bytes at `off` equal `bytes` (or all `fill` when bytes
@@ -64,6 +75,17 @@ const struct cp_default *cp_default_at(uint32_t type, size_t i);
  * 13818-2 6.3.11 and 7.3.1), built from the standard's raster matrix. */
 const uint8_t *cp_mpeg2_default_intra(void);
 
+/* A payload the framework accepts, for a type whose all-zero default it
+ * refuses itself (HDR10 mastering display: primaries below
+ * V4L2_HDR10_MASTERING_PRIMARIES_X_LOW, v4l2-ctrls-core.c
+ * std_validate_compound): BT.2020 primaries, the D65 white point, 1000 and
+ * 0.005 cd/m2, into p (one element of size bytes). False: no such builder
+ * for the type (the current value must do). */
+bool cp_valid_payload(uint32_t type, void *p, size_t size);
+
+/* Apply bad row b to p: its precondition field, then its field. */
+void cp_bad_apply(const struct cp_bad *b, void *p, size_t size);
+
 /* Integer field access of width 1, 2 or 4 at off (size: the payload's). */
 uint64_t cp_field_get(const void *p, size_t size, uint16_t off, uint8_t width);
 void cp_field_set(void *p, size_t size, uint16_t off, uint8_t width, uint64_t v);
@@ -86,5 +108,5 @@ enum cp_verdict cp_judge_invalid(enum cp_source src, bool set, int err, uint32_t
  * field read back with first non-zero byte nz (-1: all zero). Refusing
  * (EINVAL: the application broke "must set to zero") and zeroing are both
  * what the documentation allows; keeping the bytes is not. */
-enum cp_verdict cp_judge_reserved(int err, int nz, char *why, size_t n);
+enum cp_verdict cp_judge_reserved(int err, int nz, bool fw_keeps, char *why, size_t n);
 #endif

@@ -166,16 +166,33 @@ void ev_new_check(void)
 	sentinel_silent = false;
 }
 
+/* Where the sentinel's change is made: another handle of the device; on a
+ * memory-to-memory node, where another handle is another context that
+ * never hears of it (PE-2), d itself, subscribed with ALLOW_FEEDBACK (EV-4):
+ * its own change is queued on d inside the set ioctl, after anything that
+ * was already pending, so the order proves the same. */
+static bool sentinel_fire(const struct dev *d, const struct ctrl *s, int64_t *nv)
+{
+	bool own = dev_is_m2m(d);
+	struct dev other;
+	int64_t cur = 0;
+	if (!own && dev_reopen(d, &other))
+		return false;
+	const struct dev *setter = own ? d : &other;
+	bool armed = !subscribe_raw(d, s->q.id, own ? V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK : 0) &&
+		     !ctrl_get_scalar(setter, s, &cur) && ctrl_other_value(s, cur, nv) && !ctrl_set_scalar(setter, s, nv);
+	if (!own)
+		dev_close(&other);
+	return armed;
+}
+
 int ev_quiet(const struct dev *d, const struct ctrl_model *m, struct v4l2_event *first)
 {
 	const struct ctrl *s = m->quiet_sentinel ? model_find(m, m->quiet_sentinel) : NULL;
-	struct dev other;
-	int64_t cur = 0, nv = 0;
-	if (!s || sentinel_silent || check_subscribed(s->q.id) || dev_reopen(d, &other))
+	int64_t nv = 0;
+	if (!s || sentinel_silent || check_subscribed(s->q.id))
 		return collect(d, EV_QUIET_MS, EV_QUIET_MS, first);
-	bool armed = !subscribe_raw(d, s->q.id, 0) && !ctrl_get_scalar(&other, s, &cur) &&
-		     ctrl_other_value(s, cur, &nv) && !ctrl_set_scalar(&other, s, &nv);
-	dev_close(&other);
+	bool armed = sentinel_fire(d, s, &nv);
 	if (!armed)
 		return collect(d, EV_QUIET_MS, EV_QUIET_MS, first);
 	int n = 0;
@@ -229,8 +246,14 @@ uint32_t ev_pick_sentinel(const struct dev *d, const struct ctrl_model *m)
 	int tries = 0;
 	if (dev_reopen(d, &all))
 		return 0;
+	/* A memory-to-memory node: a context of its own, which hears its own
+	 * changes only (ALLOW_FEEDBACK) and makes them (sentinel_fire). The
+	 * checks' handles are contexts of the same driver. */
+	bool own = dev_is_m2m(d);
+	if (own)
+		d = &all;
 	for (size_t i = 0; i < m->n; i++)
-		subscribe_raw(&all, m->c[i].q.id, 0);
+		subscribe_raw(&all, m->c[i].q.id, own ? V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK : 0);
 	for (int standard = 1; standard >= 0 && !found; standard--)
 		for (size_t i = m->n; i-- > 0 && !found && tries < 3;) {
 			const struct ctrl *c = &m->c[i];

@@ -40,8 +40,10 @@ int ev_drain(const struct dev *d, struct v4l2_event *evs, size_t max);
 /* "Nothing arrives" on d. A timed wait proves little and costs much; a
  * sentinel proves it in one round trip: events on one handle are queued in
  * the order they happen, so when d, subscribed to the sentinel control,
- * gets the sentinel's change (made through another handle) before anything
- * else, nothing else was pending. The sentinel is the model's
+ * gets the sentinel's change (made through another handle; on an M2M
+ * node through d itself, subscribed with ALLOW_FEEDBACK, since another
+ * handle is another context) before anything else, nothing else was
+ * pending. The sentinel is the model's
  * quiet_sentinel (picked by ev_pick_sentinel before the checks run); when
  * there is none, or the check itself subscribed to it, or it stays silent,
  * a timed wait of EV_QUIET_MS stands in. Returns how many other events
@@ -55,7 +57,8 @@ void ev_new_check(void);
 /* A control fit to be the sentinel: settable integer or boolean, standard
  * ids first, from the end of the model (checks pick the first controls),
  * and proven on this device: one change through d gives exactly one event,
- * its own, to a handle subscribed to every control. Its value is put back.
+ * its own, to a handle subscribed to every control (on an M2M node: a new
+ * context changes it and hears it with ALLOW_FEEDBACK). Its value is put back.
  * 0 when no control qualifies. */
 uint32_t ev_pick_sentinel(const struct dev *d, const struct ctrl_model *m);
 

@@ -544,6 +544,8 @@ static int mmap_frame(struct capture *c, struct frame *f, int wait_ms)
 			if (e)
 				fail(c, e, "frame %u: cannot convert (%s, %zu bytes)", b.sequence,
 				     e == EMSGSIZE ? "buffer shorter than the format" : "bad layout", r.len[0]);
+			else
+				frame_clip_widen(f, c->clip_reach);
 			f->sequence = b.sequence;
 			f->timestamp_us = (uint64_t)b.timestamp.tv_sec * 1000000u + (uint64_t)b.timestamp.tv_usec;
 			f->seq_from_driver = true;
@@ -578,6 +580,7 @@ static int read_frame(struct capture *c, struct frame *f)
 	e = frame_convert(f, &r);
 	if (e)
 		return fail(c, e, "read frame %u: cannot convert (%zd bytes)", seq, n);
+	frame_clip_widen(f, c->clip_reach);
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	f->sequence = seq;

@@ -71,6 +71,9 @@ struct capture {
 	unsigned long frames;		/* frames dequeued */
 	unsigned long error_frames;	/* buffers flagged V4L2_BUF_FLAG_ERROR (dropped) */
 	char err[256];			/* why the last call failed */
+	/* Frames interpolated from a mosaic on the way (a debayered path):
+	 * every frame's clip map widened by this many pixels (frame.h). */
+	unsigned clip_reach;
 };
 
 /* Negotiate a format and start capturing. Format choice, in order: opts

@@ -59,6 +59,12 @@ bool frame_layout_native(uint32_t fourcc)
 	return find_layout(fourcc) != NULL;
 }
 
+bool frame_layout_mosaic(uint32_t fourcc)
+{
+	const struct layout *l = find_layout(fourcc);
+	return l && l->kind == K_BAYER8;
+}
+
 const char *frame_fourcc_str(uint32_t fourcc, char buf[5])
 {
 	for (int i = 0; i < 4; i++) {
@@ -107,7 +113,7 @@ int frame_alloc(struct frame *f, unsigned w, unsigned h)
 	if (!w || !h || w > 65536 || h > 65536 || (uint64_t)w * h > (1u << 30))
 		return EINVAL;
 	unsigned cw = (w + 1) / 2, ch = (h + 1) / 2;
-	size_t need = (size_t)w * h + 2 * (size_t)cw * ch;
+	size_t need = 2 * (size_t)w * h + 2 * (size_t)cw * ch;	/* y, cb, cr, clip */
 	if (need > f->alloc || !f->y) {
 		uint8_t *p = realloc(f->y, need);
 		if (!p)
@@ -121,6 +127,8 @@ int frame_alloc(struct frame *f, unsigned w, unsigned h)
 	f->ch = ch;
 	f->cb = f->y + (size_t)w * h;
 	f->cr = f->cb + (size_t)cw * ch;
+	f->clip = f->cr + (size_t)cw * ch;
+	f->has_clip = false;
 	return 0;
 }
 
@@ -137,8 +145,9 @@ int frame_copy(struct frame *dst, const struct frame *src)
 	int e = frame_alloc(dst, src->width, src->height);
 	if (e)
 		return e;
-	memcpy(dst->y, src->y, (size_t)src->width * src->height + 2 * (size_t)src->cw * src->ch);
+	memcpy(dst->y, src->y, 2 * (size_t)src->width * src->height + 2 * (size_t)src->cw * src->ch);
 	dst->has_chroma = src->has_chroma;
+	dst->has_clip = src->has_clip;
 	dst->fourcc = src->fourcc;
 	dst->sequence = src->sequence;
 	dst->timestamp_us = src->timestamp_us;
@@ -151,7 +160,9 @@ void frame_fill(struct frame *f, uint8_t y, uint8_t cb, uint8_t cr)
 	memset(f->y, y, (size_t)f->width * f->height);
 	memset(f->cb, cb, (size_t)f->cw * f->ch);
 	memset(f->cr, cr, (size_t)f->cw * f->ch);
+	memset(f->clip, 0, (size_t)f->width * f->height);
 	f->has_chroma = true;
+	f->has_clip = false;
 }
 
 static inline uint8_t clip8(int v)
@@ -234,6 +245,13 @@ static void conv_semi420(struct frame *f, const struct layout *l, const uint8_t 
 	}
 }
 
+/* A sample at an end of the 8-bit code range: clipped, or indistinguishable
+ * from clipped. */
+static inline uint8_t at_end(int v)
+{
+	return v == 0 || v == 255;
+}
+
 static void conv_rgb24(struct frame *f, const struct layout *l, const uint8_t *src, unsigned stride)
 {
 	const unsigned w = f->width, h = f->height, ro = l->off[0], bo = 2 - ro;
@@ -246,6 +264,8 @@ static void conv_rgb24(struct frame *f, const struct layout *l, const uint8_t *s
 				for (unsigned dx = 0; dx < cols; dx++) {
 					const uint8_t *p = src + (size_t)(y + dy) * stride + 3 * (size_t)(x + dx);
 					int r = p[ro], g = p[1], b = p[bo];
+					f->clip[(size_t)(y + dy) * w + x + dx] =
+						(uint8_t)((at_end(r) + at_end(g) + at_end(b)) * (FRAME_CLIP_ALL / 3));
 					sr += r;
 					sg += g;
 					sb += b;
@@ -284,7 +304,39 @@ static int conv_bayer8(struct frame *f, const struct layout *l, const uint8_t *s
 		}
 	conv_rgb24(f, &rgb, tmp, w * 3);
 	free(tmp);
+	/* A cell's share counts its four samples: a green pair 255 + 200
+	 * bins to 228, which no longer shows the clip. */
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			const uint8_t *c0 = src + (size_t)(2 * y) * stride + 2 * x, *c1 = c0 + stride;
+			f->clip[(size_t)y * w + x] = (uint8_t)((at_end(c0[0]) + at_end(c0[1]) + at_end(c1[0]) + at_end(c1[1])) *
+								   (FRAME_CLIP_ALL / 4));
+		}
 	return 0;
+}
+
+void frame_clip_widen(struct frame *f, unsigned reach)
+{
+	const unsigned w = f->width, h = f->height;
+	uint8_t *tmp;
+	if (!f->has_clip || !reach || !(tmp = malloc((size_t)w * h)))
+		return;
+	/* rows, then columns: the maximum over the square */
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			uint8_t m = 0;
+			for (unsigned k = x > reach ? x - reach : 0; k <= x + reach && k < w; k++)
+				m = f->clip[(size_t)y * w + k] > m ? f->clip[(size_t)y * w + k] : m;
+			tmp[(size_t)y * w + x] = m;
+		}
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			uint8_t m = 0;
+			for (unsigned k = y > reach ? y - reach : 0; k <= y + reach && k < h; k++)
+				m = tmp[(size_t)k * w + x] > m ? tmp[(size_t)k * w + x] : m;
+			f->clip[(size_t)y * w + x] = m;
+		}
+	free(tmp);
 }
 
 int frame_convert(struct frame *f, const struct raw_image *r)
@@ -337,6 +389,10 @@ int frame_convert(struct frame *f, const struct raw_image *r)
 		return e;
 	f->fourcc = r->fourcc;
 	f->has_chroma = l->kind != K_GREY;
+	/* R'G'B' sources fill the clip map; the others leave it zero. */
+	f->has_clip = l->kind == K_RGB24 || l->kind == K_BAYER8;
+	if (!f->has_clip)
+		memset(f->clip, 0, (size_t)f->width * f->height);
 	switch (l->kind) {
 	case K_PACKED422:
 		conv_packed422(f, l, r->plane[0], ls);

@@ -18,8 +18,17 @@ struct frame {
 	unsigned width, height;		/* luma plane */
 	unsigned cw, ch;		/* chroma planes: (width+1)/2 x (height+1)/2 */
 	uint8_t *y, *cb, *cr;		/* one allocation, y first */
+	/* Per luma pixel, after cr in the same allocation: the share of the
+	 * source's samples behind the pixel that sat at an end of the code
+	 * range, 0 or 255, in FRAME_CLIP_ALL parts (has_clip; R', G', B' of an
+	 * RGB pixel, the four samples of a binned Bayer cell). An R'G'B'
+	 * source clamps each of R', G', B': a pixel clipped there may show no
+	 * clip in Y'CbCr (a 75% bar whose red clamps at 255 has Y' 180), so the
+	 * judges ask this map too. */
+	uint8_t *clip;
 	size_t alloc;			/* bytes allocated at y */
 	bool has_chroma;		/* false: greyscale source, cb = cr = 128 */
+	bool has_clip;			/* clip[] describes the source: R'G'B' and Bayer sources */
 	uint32_t fourcc;		/* the layout the frame was converted from */
 	uint32_t sequence;		/* the driver's sequence number (read(): a counter) */
 	uint64_t timestamp_us;		/* the driver's timestamp (read(): CLOCK_MONOTONIC) */
@@ -52,11 +61,33 @@ void frame_fill(struct frame *f, uint8_t y, uint8_t cb, uint8_t cr);
  * SGBRG8, SGRBG8, SRGGB8 of a raw capture node, each 2x2 cell binned into
  * one pixel of a half-size colour frame (frame_pack does not make them). */
 bool frame_layout_native(uint32_t fourcc);
+/* A Bayer mosaic: frame_convert() bins each 2x2 cell into one pixel. */
+bool frame_layout_mosaic(uint32_t fourcc);
 /* Bytes per line a layout has without padding (luma plane for planar). */
 unsigned frame_natural_stride(uint32_t fourcc, unsigned width);
 /* Bytes a single-buffer image of that layout needs with the given stride
  * (0 = natural); 0 for an unknown layout. */
 size_t frame_image_size(uint32_t fourcc, unsigned width, unsigned height, unsigned stride);
+
+/* Was pixel (x, y) clipped in the source's R'G'B' (false on Y'CbCr and
+ * greyscale sources: their clip is seen in the frame's own samples)? */
+#define FRAME_CLIP_ALL 12	/* divisible by 3 (R'G'B') and 4 (a Bayer cell) */
+static inline bool frame_src_clipped(const struct frame *f, unsigned x, unsigned y)
+{
+	return f->has_clip && f->clip[(size_t)y * f->width + x];
+}
+/* The share (0..1) of that pixel's source samples at an end. */
+static inline double frame_src_clip_share(const struct frame *f, unsigned x, unsigned y)
+{
+	return f->has_clip ? f->clip[(size_t)y * f->width + x] / (double)FRAME_CLIP_ALL : 0;
+}
+
+/* A frame interpolated from a mosaic (a debayered capture): each pixel's
+ * colours come from the sites within `reach` pixels, so a pixel is as
+ * clipped as the most clipped one within reach (a bar edge averaged from a
+ * red site at 255 and one at 0 is 127, yet made of clamped samples). The
+ * clip map is widened in place; nothing happens without one. */
+void frame_clip_widen(struct frame *f, unsigned reach);
 
 /* Convert r into f (allocated to r's size). 0, EINVAL (unknown layout, zero
  * size), EMSGSIZE (planes shorter than the layout needs) or ENOMEM. The

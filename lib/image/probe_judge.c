@@ -218,15 +218,97 @@ void judge_hue(const int64_t *vals, const double *rot, int np, int64_t orig, dou
 		r->verdict = JUDGE_FAIL_NOT_BACK;
 }
 
-enum judge_verdict judge_mirror(double same, double right, double wrong, double back, double tol)
+enum judge_verdict judge_mirror(double same, double right, double wrong, double back, double tol, double site)
 {
 	if (same <= tol)
 		return JUDGE_FAIL_NO_EFFECT;
-	if (right > tol)
+	if (right > tol + site)
 		return wrong <= tol ? JUDGE_FAIL_WRONG_AXIS : JUDGE_FAIL_NOT_MIRROR;
 	if (wrong <= tol)
 		return JUDGE_INCONCLUSIVE;	/* both mirror images alike: the axis cannot be told */
 	if (back > tol)
 		return JUDGE_FAIL_NOT_BACK;
 	return JUDGE_PASS;
+}
+
+double judge_luma_clip(const struct frame *f, const struct roi *r)
+{
+	if (!roi_fits(r, f))
+		return NAN;
+	double sum = 0;
+	for (unsigned y = r->y; y < r->y + r->h; y++)
+		for (unsigned x = r->x; x < r->x + r->w; x++) {
+			const int v = f->y[(size_t)y * f->width + x];
+			sum += v <= JUDGE_Y_BLACK || v >= JUDGE_Y_WHITE ? 1 : frame_src_clip_share(f, x, y);
+		}
+	return sum / ((double)r->w * r->h);
+}
+
+/* Any pixel of chroma sample (cx, cy)'s block clipped in the source. */
+static bool block_src_clipped(const struct frame *f, unsigned cx, unsigned cy)
+{
+	for (unsigned y = 2 * cy; y < 2 * cy + 2 && y < f->height; y++)
+		for (unsigned x = 2 * cx; x < 2 * cx + 2 && x < f->width; x++)
+			if (frame_src_clipped(f, x, y))
+				return true;
+	return false;
+}
+
+double judge_chroma_clip(const struct frame *f, const struct roi *r)
+{
+	if (!roi_fits(r, f))
+		return NAN;
+	const unsigned cx0 = r->x / 2, cy0 = r->y / 2, cx1 = (r->x + r->w + 1) / 2, cy1 = (r->y + r->h + 1) / 2;
+	uint64_t n = 0, clip = 0;
+	for (unsigned y = cy0; y < cy1; y++)
+		for (unsigned x = cx0; x < cx1; x++) {
+			const int b = f->cb[(size_t)y * f->cw + x], c = f->cr[(size_t)y * f->cw + x];
+			n++;
+			clip += b <= JUDGE_C_MIN || b >= JUDGE_C_MAX || c <= JUDGE_C_MIN || c >= JUDGE_C_MAX ||
+				block_src_clipped(f, x, y);
+		}
+	return n ? (double)clip / n : 0;
+}
+
+/* Media bus codes 0x3001..0x3fff are the Bayer formats
+ * (include/uapi/linux/media-bus-format.h, "Bayer - next is ..."). */
+static bool mbus_is_bayer(uint32_t code)
+{
+	return code > 0x3000 && code < 0x4000;
+}
+
+enum judge_mosaic judge_mosaic_of(uint32_t fourcc, uint32_t src_code)
+{
+	if (frame_layout_mosaic(fourcc))
+		return MOSAIC_BINNED;
+	return mbus_is_bayer(src_code) ? MOSAIC_DEBAYERED : MOSAIC_NONE;
+}
+
+unsigned judge_site_radius(enum judge_mosaic m, unsigned frame_px, unsigned sensor_px)
+{
+	switch (m) {
+	case MOSAIC_NONE:
+		return 0;
+	case MOSAIC_BINNED:
+		return 1;	/* half a pixel, rounded up */
+	case MOSAIC_DEBAYERED:
+		break;
+	}
+	if (!sensor_px || frame_px <= sensor_px)
+		return 1;
+	return (frame_px + sensor_px - 1) / sensor_px;
+}
+
+void judge_site_allowance(const struct frame *ref, const struct roi *r, enum mirror m, enum judge_mosaic mo,
+			  unsigned radius, double *luma, double *hist)
+{
+	*luma = *hist = 0;
+	if (mo == MOSAIC_NONE || !radius)
+		return;
+	double s[3];
+	stats_site_spread(ref, r, m, radius, s);
+	if (!isfinite(s[0]))
+		return;
+	*luma = s[0];
+	*hist = s[0] > s[1] ? (s[0] > s[2] ? s[0] : s[2]) : (s[1] > s[2] ? s[1] : s[2]);
 }

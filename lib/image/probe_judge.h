@@ -56,9 +56,20 @@ struct judge_point {
 	int64_t v;		/* the control value set */
 	double stat;		/* the statistic measured */
 	unsigned p_lo, p_hi;	/* luma percentiles JUDGE_PCT_OUTLIERS and 100 - JUDGE_PCT_OUTLIERS */
-	double luma_clip;	/* fraction of pixels at or beyond the nominal luma limits */
-	double chroma_clip;	/* fraction of chroma samples at the nominal limits */
+	double luma_clip;	/* judge_luma_clip() */
+	double chroma_clip;	/* judge_chroma_clip() */
 };
+
+/* How much of a region is clipped, on any source. luma: the mean over its
+ * pixels of 1 where Y' is at or beyond the nominal limits, else the share
+ * of the source's R'G'B' samples behind the pixel at 0 or 255 (frame.h's
+ * clip map; 0 on a Y'CbCr source, where this is the fraction of pixels at
+ * the luma limits): a contrast or brightness step on an R'G'B' pipeline
+ * runs into the clamp of each component first. chroma: the fraction of
+ * chroma samples with Cb or Cr at or beyond the nominal limits, or a pixel
+ * of their block with an R'G'B' sample at an end. */
+double judge_luma_clip(const struct frame *f, const struct roi *r);
+double judge_chroma_clip(const struct frame *f, const struct roi *r);
 
 /* Is a step a -> b without the expected rise excused because the region is
  * clipped so that the statistic cannot rise (or cannot show the rise)? */
@@ -132,6 +143,36 @@ void judge_hue(const int64_t *vals, const double *rot, int np, int64_t orig, dou
 
 /* Flip: mean absolute luma differences of the flipped frame to the reference
  * (same), to its mirror image on the control's axis (right) and on the other
- * axis (wrong), and of the frame after returning to the reference (back). */
-enum judge_verdict judge_mirror(double same, double right, double wrong, double back, double tol);
+ * axis (wrong), and of the frame after returning to the reference (back).
+ * `site` is what the source's colour sites allow the mirror image on top of
+ * tol (judge_site_allowance; 0 for a source without a mosaic): it applies
+ * to `right` only, the other comparisons are of frames whose sites match. */
+enum judge_verdict judge_mirror(double same, double right, double wrong, double back, double tol, double site);
+
+/* A Bayer sensor's flip mirrors the picture, not the mosaic's colour sites
+ * (the pattern's phase stays: the first pixel of a row is red before and
+ * after): each colour of the flipped frame is sampled one site (one sensor
+ * pixel) away from where the mirror image has it, and whatever the path
+ * makes of the mosaic shows that. What the frame is, as far as that goes:
+ * no mosaic behind it, a mosaic binned by the statistics (frame.h: each
+ * 2x2 cell one pixel), or a mosaic that the pipeline interpolated
+ * (debayered) into R'G'B' or Y'CbCr. */
+enum judge_mosaic { MOSAIC_NONE, MOSAIC_BINNED, MOSAIC_DEBAYERED };
+/* The mosaic behind a frame of layout `fourcc` from a source whose media
+ * bus code is src_code (0: none known, a video node's own frames). */
+enum judge_mosaic judge_mosaic_of(uint32_t fourcc, uint32_t src_code);
+/* One colour site along an axis, in the frame's pixels, rounded up: a
+ * binned frame's pixel holds two sites (1); a debayered frame frame_px
+ * pixels wide (or high) from a sensor sensor_px wide has frame_px /
+ * sensor_px pixels a site (at least 1; 1 when the sensor's size is not
+ * known). 0 for MOSAIC_NONE. */
+unsigned judge_site_radius(enum judge_mosaic m, unsigned frame_px, unsigned sensor_px);
+/* The allowance of a flip of such a source on axis m: the mean luma change
+ * (luma[0]) and the largest histogram change of Y', Cb, Cr (hist) that
+ * moving each colour by one site of the mosaic can make on the reference
+ * (stats_site_spread over region r: the interpolation of the neighbouring
+ * sites that binning and bilinear debayering do stays inside that reach).
+ * Both 0 for MOSAIC_NONE. */
+void judge_site_allowance(const struct frame *ref, const struct roi *r, enum mirror m, enum judge_mosaic mo,
+			  unsigned radius, double *luma, double *hist);
 #endif

@@ -10,7 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char MAGIC[8] = "v4l2cN1";
+static const char MAGIC[8] = "v4l2cN2";	/* N2: with the clip map (frame.h) */
+
+/* Bytes of a kept frame: every plane, the clip map included. */
+static size_t kept_bytes(const struct frame *f)
+{
+	return 2 * (size_t)f->width * f->height + 2 * (size_t)f->cw * f->ch;
+}
 
 /* keep-*: the files probe_node_clear() removes (excuse.c keeps one too). */
 static bool path_of(const char *name, char *path, size_t len)
@@ -63,10 +69,11 @@ static bool read_set(FILE *f, struct frame fr[PROBE_NOISE_FRAMES])
 	for (int i = 0; i < PROBE_NOISE_FRAMES; i++) {
 		if (frame_alloc(&fr[i], hdr[0], hdr[1]))
 			return false;
-		const size_t n = (size_t)fr[i].width * fr[i].height + 2 * (size_t)fr[i].cw * fr[i].ch;
+		const size_t n = kept_bytes(&fr[i]);
 		if (fread(fr[i].y, 1, n, f) != n)
 			return false;
-		fr[i].has_chroma = hdr[2];
+		fr[i].has_chroma = hdr[2] & 1;
+		fr[i].has_clip = (hdr[2] >> 1) & 1;
 		fr[i].seq_from_driver = false;
 	}
 	return true;
@@ -84,6 +91,7 @@ bool probe_node_noise(const struct frame *f, const struct roi *r, struct frame f
 		fclose(in);
 		const struct frame *last = &fr[PROBE_NOISE_FRAMES - 1];
 		if (ok && last->width == f->width && last->height == f->height && last->has_chroma == f->has_chroma &&
+		    last->has_clip == f->has_clip &&
 		    stats_frame_difference(last, f, r) <= probe_node_tol_diff(fr, r))
 			return true;
 	}
@@ -106,10 +114,10 @@ void probe_node_keep_noise(const struct frame fr[PROBE_NOISE_FRAMES])
 		FILE *out = fopen(tmp, "wb");
 		if (!out)
 			return;
-		const unsigned hdr[3] = { fr[0].width, fr[0].height, fr[0].has_chroma };
+		const unsigned hdr[3] = { fr[0].width, fr[0].height, fr[0].has_chroma | (unsigned)fr[0].has_clip << 1 };
 		bool ok = fwrite(MAGIC, 1, 8, out) == 8 && fwrite(hdr, sizeof(hdr[0]), 3, out) == 3;
 		for (int i = 0; i < PROBE_NOISE_FRAMES && ok; i++) {
-			const size_t n = (size_t)fr[i].width * fr[i].height + 2 * (size_t)fr[i].cw * fr[i].ch;
+			const size_t n = kept_bytes(&fr[i]);
 			ok = fr[i].width == fr[0].width && fr[i].height == fr[0].height && fwrite(fr[i].y, 1, n, out) == n;
 		}
 		if (fclose(out) || !ok || rename(tmp, path))

@@ -3,8 +3,24 @@
 #include "dev/pipeline.h"
 #include "check/verdict.h"
 #include "image/frame.h"
+#include <linux/v4l2-subdev.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The sensor's source pad (the path's first hop) as it streams now. */
+static void read_source_format(struct probe_route *pr, const struct check_ctx *cx)
+{
+	const struct topo_pad *pad = pr->r->path->nhops > 0 ? topo_pad(pr->r->t, pr->r->path->hop[0].source) : NULL;
+	struct v4l2_subdev_format f = { .which = V4L2_SUBDEV_FORMAT_ACTIVE };
+	if (!pad)
+		return;
+	f.pad = pad->index;
+	if (dev_ioctl(cx->dev, VIDIOC_SUBDEV_G_FMT, &f))
+		return;
+	pr->src_code = f.format.code;
+	pr->src_width = f.format.width;
+	pr->src_height = f.format.height;
+}
 
 const struct dev *probe_route_open(struct probe_route *pr, const struct check_ctx *cx, struct capture_opts *o)
 {
@@ -37,6 +53,7 @@ const struct dev *probe_route_open(struct probe_route *pr, const struct check_ct
 		v_skip("'%s' stores the sensor's frames as %s (%ux%u, the format the path gives, %s): a layout the "
 		       "picture statistics do not read, so the control's effect cannot be measured there",
 		       r->capture_name, frame_fourcc_str(pix.fourcc, fc), pix.width, pix.height, path);
+	read_source_format(pr, cx);
 	o->width = pix.width;
 	o->height = pix.height;
 	o->fourcc = pix.fourcc;

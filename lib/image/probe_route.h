@@ -15,6 +15,11 @@ struct probe_route {
 	struct dev node;	/* the capture node */
 	bool node_open;
 	bool set_up;		/* the pipeline was changed: restore it */
+	/* The sensor's source pad format while the path streams (ACTIVE,
+	 * VIDIOC_SUBDEV_G_FMT; code 0 when it cannot be read): what the
+	 * capture node's frames were made from (a Bayer mosaic the path
+	 * debayers, judge_mosaic_of). */
+	uint32_t src_code, src_width, src_height;
 };
 
 /* The node to capture from: cx->dev, or (cx->route) the capture node with

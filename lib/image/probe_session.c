@@ -1,6 +1,7 @@
 /* The probe session shared by the frame-capture checks (probe_session.h). */
 #include "image/probe_session.h"
 #include "image/excuse.h"
+#include "ctrl/ctrl_manual.h"
 #include "ctrl/ctrl_select.h"
 #include "ctrl/ctrl_type.h"
 #include "ctrl/ctrl_value.h"
@@ -161,6 +162,9 @@ void probe_begin(struct probe *p, const struct check_ctx *cx)
 	if (e)
 		ck_abort_msg("cannot capture frames for the probe: %s", p->cap.err);
 	p->cap_open = true;
+	/* A path that debayers: a pixel is made of the sites around it. */
+	if (judge_mosaic_of(p->cap.fourcc, p->route.src_code) == MOSAIC_DEBAYERED)
+		p->cap.clip_reach = judge_site_radius(MOSAIC_DEBAYERED, p->cap.width, p->route.src_width);
 	char desc[128];
 	v_info("capture %s", capture_describe(&p->cap, desc, sizeof(desc)));
 	/* The first frame: when it is the picture of a noise set the node kept,
@@ -384,39 +388,14 @@ void probe_run(const struct check_ctx *cx, attempt_fn fn)
 
 /* ---------- gain and exposure: manual mode first ---------- */
 
-/* The auto control that makes this one inactive, and its manual value. */
-static bool auto_of(uint32_t id, uint32_t *auto_id, int32_t *manual)
-{
-	switch (id) {
-	case V4L2_CID_GAIN:
-	case V4L2_CID_ANALOGUE_GAIN:
-	case V4L2_CID_DIGITAL_GAIN:
-		*auto_id = V4L2_CID_AUTOGAIN;
-		*manual = 0;
-		return true;
-	case V4L2_CID_EXPOSURE:
-	case V4L2_CID_EXPOSURE_ABSOLUTE:
-		*auto_id = V4L2_CID_EXPOSURE_AUTO;
-		*manual = V4L2_EXPOSURE_MANUAL;
-		return true;
-	}
-	return false;
-}
-
 void probe_make_manual(const struct check_ctx *cx)
 {
-	uint32_t flags = 0, aid;
-	int32_t manual;
-	if (!ctrl_query_flags(cx->dev, cx->ctrl->q.id, &flags) || !(flags & V4L2_CTRL_FLAG_INACTIVE))
-		return;
-	if (auto_of(cx->ctrl->q.id, &aid, &manual)) {
-		struct v4l2_control c = { aid, manual };
-		int e = dev_ioctl(cx->dev, VIDIOC_S_CTRL, &c);
-		if (!e)
-			v_info("set control 0x%08x to %d (manual) first", aid, manual);
-	}
-	if (ctrl_query_flags(cx->dev, cx->ctrl->q.id, &flags) && (flags & V4L2_CTRL_FLAG_INACTIVE))
-		v_skip("inconclusive: %s is inactive (its automatic mode could not be turned off)", cx->ctrl->q.name);
+	char what[300];
+	if (ctrl_make_active(cx->dev, cx->ctrl->q.id, what, sizeof(what)))
+		v_skip("inconclusive: %s is inactive (its automatic mode could not be turned off: %s)", cx->ctrl->q.name,
+		       what);
+	if (what[0])
+		v_info("%s first", what);
 }
 
 bool probe_target(const struct ctrl *c, const char **why)
@@ -429,4 +408,12 @@ bool probe_target(const struct ctrl *c, const char **why)
 		return false;
 	}
 	return judge_effect_required(c->q.id, profile_requires_effect(pr, c->slug, c->q.id), why);
+}
+
+enum judge_mosaic probe_mosaic(const struct probe *p, const struct frame *f, enum mirror m, unsigned *radius)
+{
+	const enum judge_mosaic mo = judge_mosaic_of(f->fourcc, p->route.src_code);
+	*radius = m == MIRROR_V ? judge_site_radius(mo, f->height, p->route.src_height)
+				: judge_site_radius(mo, f->width, p->route.src_width);
+	return mo;
 }

@@ -16,6 +16,7 @@
 #include "check/registry.h"
 #include "image/stats.h"
 #include "image/probe_node.h"
+#include "image/probe_judge.h"
 
 #define PROBE_MIRROR_SHIFT 2	/* pixels a flip may move the image by (a 4:2:2 or Bayer pixel pair) */
 #define PROBE_MAX_POINTS 64
@@ -116,6 +117,11 @@ typedef double (*stat_fn)(const struct frame *f, const struct roi *r, const stru
  * captured now (and kept). `last` gets the newest frame at the setting. */
 void probe_noise(struct probe *p, stat_fn fn, const struct frame *ref, double floor_, struct frame *last,
 		 struct probe_noise *n);
+
+/* The mosaic behind the probe's frames (probe_judge.h: binned by the
+ * statistics, or debayered on the path from a Bayer sensor) and one colour
+ * site on axis m in the frame f's pixels (0: no mosaic). */
+enum judge_mosaic probe_mosaic(const struct probe *p, const struct frame *f, enum mirror m, unsigned *radius);
 
 typedef void (*attempt_fn)(struct probe *p, struct outcome *o);
 /* One attempt, once more on failure (a pass the second time is a warning);

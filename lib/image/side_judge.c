@@ -18,7 +18,8 @@ static bool chroma_clipped(int c)
 }
 
 /* The luma of chroma sample (cx, cy): its 2x2 block (fewer at the frame's
- * right and bottom edges), the mean and whether any is clipped. */
+ * right and bottom edges), the mean and whether any is clipped: in Y', or
+ * in the R'G'B' of an R'G'B' or Bayer source (frame.h's clip map). */
 static double block_luma(const struct frame *f, unsigned cx, unsigned cy, bool *clipped)
 {
 	unsigned sum = 0, n = 0;
@@ -28,7 +29,7 @@ static double block_luma(const struct frame *f, unsigned cx, unsigned cy, bool *
 			int v = f->y[(size_t)y * f->width + x];
 			sum += v;
 			n++;
-			*clipped |= luma_clipped(v);
+			*clipped |= luma_clipped(v) || frame_src_clipped(f, x, y);
 		}
 	return n ? (double)sum / n : 0;
 }

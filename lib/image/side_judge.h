@@ -17,10 +17,13 @@
 
 /* A chroma sample with its 2x2 luma block is 'clipped' when any luma is at
  * or beyond the nominal limits (JUDGE_Y_BLACK / JUDGE_Y_WHITE) or Cb or Cr
- * at or beyond JUDGE_C_MIN / JUDGE_C_MAX: there a processing step that
- * clamps (in Y'CbCr or in R'G'B') may legitimately move the other
- * components, so side effects are measured on the samples unclipped in both
- * frames only. */
+ * at or beyond JUDGE_C_MIN / JUDGE_C_MAX, or, on an R'G'B' or Bayer source,
+ * when any pixel of the block had R', G' or B' at 0 or 255 (frame.h's clip
+ * map: a pipeline that applies the controls in Y'CbCr and converts back
+ * clamps each of R', G', B', as the kernel's test pattern generator does,
+ * and a 75% bar clamped in red shows no clip in Y'CbCr). There a clamp may
+ * legitimately move the other components, so side effects are measured on
+ * the samples unclipped in both frames only. */
 bool side_sample_clipped(const struct frame *f, unsigned cx, unsigned cy);
 
 /* Mean signed differences after - before over the samples of the region

@@ -573,6 +573,40 @@ double stats_luma_ncc(const struct frame *a, const struct frame *b, const struct
 	return s.luma_ncc;
 }
 
+void stats_site_spread(const struct frame *f, const struct roi *r, enum mirror m, unsigned radius, double out[3])
+{
+	out[0] = out[1] = out[2] = NAN;
+	if (!usable(f, r))
+		return;
+	/* Y', Cb, Cr rows of the R'G'B' -> Y'CbCr matrix, magnitudes, x256 */
+	static const int k[3][3] = { { 66, 129, 25 }, { 38, 74, 112 }, { 112, 94, 18 } };
+	const long W = f->width, H = f->height, R = radius;
+	uint64_t sum[3] = { 0, 0, 0 };
+	for (unsigned y = r->y; y < r->y + r->h; y++)
+		for (unsigned x = r->x; x < r->x + r->w; x++) {
+			uint8_t c0[3], c[3];
+			const size_t ci = (size_t)(y / 2) * f->cw + x / 2;
+			frame_ycbcr_to_rgb(f->y[(size_t)y * W + x], f->cb[ci], f->cr[ci], &c0[0], &c0[1], &c0[2]);
+			int most[3] = { 0, 0, 0 };
+			for (long d = -R; d <= R; d++) {
+				const long px = m == MIRROR_V ? (long)x : (long)x + d, py = m == MIRROR_V ? (long)y + d : (long)y;
+				if (!d || px < 0 || py < 0 || px >= W || py >= H)
+					continue;
+				const size_t cj = (size_t)(py / 2) * f->cw + (size_t)px / 2;
+				frame_ycbcr_to_rgb(f->y[(size_t)py * W + px], f->cb[cj], f->cr[cj], &c[0], &c[1], &c[2]);
+				for (int j = 0; j < 3; j++) {
+					const int a = abs(c[j] - c0[j]);
+					most[j] = a > most[j] ? a : most[j];
+				}
+			}
+			for (int i = 0; i < 3; i++)
+				sum[i] += (uint64_t)(k[i][0] * most[0] + k[i][1] * most[1] + k[i][2] * most[2]);
+		}
+	const double n = 256.0 * r->w * r->h;
+	for (int i = 0; i < 3; i++)
+		out[i] = sum[i] / n;
+}
+
 static uint64_t plane_sad(const uint8_t *a, const uint8_t *b, unsigned stride,
 			  unsigned x0, unsigned y0, unsigned x1, unsigned y1)
 {

@@ -98,6 +98,19 @@ double stats_luma_ncc(const struct frame *a, const struct frame *b, const struct
 double stats_luma_mad_local(const struct frame *a, const struct frame *b, const struct roi *r, enum mirror m,
 			    unsigned radius);
 
+/* What displacing the colour components moves (a Bayer sensor's flip, the
+ * mirror judges): for each pixel of the region, per component C of its
+ * R'G'B' (from the frame's Y'CbCr, BT.601 limited range), the largest
+ * |C(p + d) - C(p)| over displacements d of up to `radius` pixels along the
+ * axis of m (MIRROR_H: along the row; MIRROR_V: along the column), clipped
+ * to the frame; out[0..2] are the means over the region of the largest
+ * change of Y', Cb and Cr those component moves can make, sum over C of
+ * |the matrix coefficient| times that. A picture whose components are each
+ * moved by up to `radius` differs from it by at most out[0] (mean |dY'|) and
+ * its histograms by at most out[0..2] (earth mover's distance). 0 on a flat
+ * picture; NAN when the region does not fit. */
+void stats_site_spread(const struct frame *f, const struct roi *r, enum mirror m, unsigned radius, double out[3]);
+
 /* Frame difference: mean absolute difference over every Y, Cb and Cr sample
  * of the region (so a change of colour alone shows up too); NAN when the
  * sizes differ. */

@@ -266,7 +266,7 @@ static void instance_fn(int i)
 	ev_new_check();
 	struct check_ctx cx = { .dev = &d, .ctrl = ctrl, .model = &g_model, .item = in->item,
 				.name = in->name, .route = in->route1 ? run_pipe_route(in->route1 - 1) : NULL };
-	in->def->fn(&cx);
+	v_run_check(in->def->fn, &cx);	/* again if a refused inactive control is made active */
 	dev_close(&d);
 	if (batch_shared())
 		return;

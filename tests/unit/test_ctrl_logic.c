@@ -1,5 +1,6 @@
 /* Host unit tests of the pure control logic: the framework's value rules
  * (VA-1/3/5), validity, slugs, and the JSON writer's escaping. */
+#include "ctrl/ctrl_manual.h"
 #include "ctrl/ctrl_select.h"
 #include "ctrl/ctrl_type.h"
 #include "ctrl/ctrl_value.h"
@@ -155,6 +156,27 @@ START_TEST(compound_types_from_uapi)
 }
 END_TEST
 
+/* The documented auto/manual pairs a refused inactive control is made
+ * active through (ctrl_manual.h); a control no auto mode governs has none. */
+START_TEST(manual_pairs)
+{
+	uint32_t a;
+	int32_t m;
+	ck_assert(ctrl_manual_of(V4L2_CID_EXPOSURE_ABSOLUTE, &a, &m));
+	ck_assert_uint_eq(a, V4L2_CID_EXPOSURE_AUTO);
+	ck_assert_int_eq(m, V4L2_EXPOSURE_MANUAL);
+	ck_assert(ctrl_manual_of(V4L2_CID_WHITE_BALANCE_TEMPERATURE, &a, &m));
+	ck_assert_uint_eq(a, V4L2_CID_AUTO_WHITE_BALANCE);
+	ck_assert_int_eq(m, 0);
+	ck_assert(ctrl_manual_of(V4L2_CID_GAIN, &a, &m) && a == V4L2_CID_AUTOGAIN && m == 0);
+	ck_assert(ctrl_manual_of(V4L2_CID_FOCUS_ABSOLUTE, &a, &m) && a == V4L2_CID_FOCUS_AUTO && m == 0);
+	ck_assert(ctrl_manual_of(V4L2_CID_HUE, &a, &m) && a == V4L2_CID_HUE_AUTO && m == 0);
+	/* negative: no auto control governs brightness, nor an auto control itself */
+	ck_assert(!ctrl_manual_of(V4L2_CID_BRIGHTNESS, &a, &m));
+	ck_assert(!ctrl_manual_of(V4L2_CID_EXPOSURE_AUTO, &a, &m));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ctrl-logic");
@@ -167,6 +189,7 @@ int main(void)
 	tcase_add_test(tc, slugs);
 	tcase_add_test(tc, json_escaping);
 	tcase_add_test(tc, compound_types_from_uapi);
+	tcase_add_test(tc, manual_pairs);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -314,12 +314,12 @@ END_TEST
 START_TEST(test_mirror)
 {
 	const double tol = 1.5;
-	ck_assert_int_eq(judge_mirror(40, 0.3, 30, 0.2, tol), JUDGE_PASS);
-	ck_assert_int_eq(judge_mirror(0.4, 40, 30, 0.2, tol), JUDGE_FAIL_NO_EFFECT);	/* flip ignored */
-	ck_assert_int_eq(judge_mirror(40, 30, 0.3, 0.2, tol), JUDGE_FAIL_WRONG_AXIS);	/* hflip does vflip */
-	ck_assert_int_eq(judge_mirror(40, 30, 25, 0.2, tol), JUDGE_FAIL_NOT_MIRROR);	/* some other change */
-	ck_assert_int_eq(judge_mirror(40, 0.3, 0.4, 0.2, tol), JUDGE_INCONCLUSIVE);	/* both axes alike */
-	ck_assert_int_eq(judge_mirror(40, 0.3, 30, 20, tol), JUDGE_FAIL_NOT_BACK);	/* stays flipped */
+	ck_assert_int_eq(judge_mirror(40, 0.3, 30, 0.2, tol, 0), JUDGE_PASS);
+	ck_assert_int_eq(judge_mirror(0.4, 40, 30, 0.2, tol, 0), JUDGE_FAIL_NO_EFFECT);	/* flip ignored */
+	ck_assert_int_eq(judge_mirror(40, 30, 0.3, 0.2, tol, 0), JUDGE_FAIL_WRONG_AXIS);	/* hflip does vflip */
+	ck_assert_int_eq(judge_mirror(40, 30, 25, 0.2, tol, 0), JUDGE_FAIL_NOT_MIRROR);	/* some other change */
+	ck_assert_int_eq(judge_mirror(40, 0.3, 0.4, 0.2, tol, 0), JUDGE_INCONCLUSIVE);	/* both axes alike */
+	ck_assert_int_eq(judge_mirror(40, 0.3, 30, 20, tol, 0), JUDGE_FAIL_NOT_BACK);	/* stays flipped */
 }
 END_TEST
 
