@@ -2,11 +2,13 @@
 vivid: a run killed with SIGKILL (runner and checks, during the probes, which
 stream) leaves controls changed; `v4l2-conform --restore` puts every writable
 control back from the journal, and a new run on a device with a left-over
-journal restores it first and says so."""
+journal restores it first and says so. In the same boot, the journal's media
+pipeline part on the fixture's sensor sub-device (journal_pipe_board.py)."""
 import re
 
 import pytest
 
+import journal_pipe_board as jp
 import vboard
 from conftest import parse_v4l2ctl
 from results import Expectations
@@ -49,7 +51,9 @@ def board(built):
               "v4l2-ctl -d /dev/video0 --list-ctrls > /share/after-next.txt 2>&1",
               "v4l2-conform -d /dev/video0 --restore > /share/restore-none.log 2>&1; "
               "echo $? > /share/restore-none.exit"]
-    run = vboard.run_job("\n".join(lines) + "\n", vboard.BUILD / "vboard" / "pytest-journal", timeout=900)
+    lines += jp.job_lines()
+    run = vboard.run_job("\n".join(lines) + "\n", vboard.BUILD / "vboard" / "pytest-journal", timeout=900,
+                         files=jp.job_files())
     assert not run.hung, "the virtual board hung"
     return run
 
@@ -93,3 +97,16 @@ def test_next_run_recovers_first(board):
     # The finished run deleted its journal: nothing left to restore.
     assert text(board, "restore-none.exit").strip() == "0"
     assert "no restore journal" in text(board, "restore-none.log")
+
+
+def test_pipeline_kill_left_it_changed(board):
+    jp.check_kill_left_the_pipeline_changed(board)
+
+
+def test_pipeline_restore_sets_it_back(board):
+    """--restore on the sensor's node sets the journal's pipeline back."""
+    jp.check_restore_sets_the_pipeline_back(board)
+
+
+def test_pipeline_next_run_restores_it_first(board):
+    jp.check_next_run_restores_the_pipeline_first(board)

@@ -58,7 +58,8 @@ LISTED = {"probe/mirror/horizontal-flip@rgb-yuv-capture"}
 def test_sensor_controls_judged_on_capture_pictures(vimc):
     """SD-6: each sensor's controls get real probe verdicts (pass, not skip)
     on the raw capture node it feeds (Bayer, binned) and on the RGB/YUV node
-    after the debayer and the scaler; the pipeline is back as found (SD-7)."""
+    after the debayer and the scaler; each path streams as the documentation
+    says it must (run/pipeline-streams); the pipeline is back as found (SD-7)."""
     raw = {"sensor-a": "raw-capture-0", "sensor-b": "raw-capture-1"}
     for node in SENSORS:
         by = vimc.by_name(node)
@@ -74,6 +75,9 @@ def test_sensor_controls_judged_on_capture_pictures(vimc):
         # clips in R'G'B' it is a listed deviation (vimc.expect), not a skip
         for cap in (raw[node], "rgb-yuv-capture"):
             assert by[f"probe/spread-up/contrast@{cap}"]["verdict"] in ("pass", "fail"), node
+            # the path streams configured as documented, links toggled, at a
+            # size the sensor adjusts (SD-6, MC-3, SD-8, SD-9)
+            assert by[f"run/pipeline-streams@{cap}"]["verdict"] == "pass", (node, cap)
     # a sub-device that is not a sensor says so in the probes' skip
     deb = vimc.by_name("debayer-a")
     assert any("is not a sensor" in (x.get("message") or "") for x in deb.values() if x["name"].startswith("probe"))

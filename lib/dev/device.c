@@ -217,6 +217,8 @@ const char *errno_name(int err)
 	case ENXIO: return "ENXIO";
 	case EBADF: return "EBADF";
 	case ETIMEDOUT: return "ETIMEDOUT";
+	case EPIPE: return "EPIPE";
+	case ENOLINK: return "ENOLINK";
 	case DEV_EHUNG: return "no answer (the call hangs)";
 	default: {
 		static __thread char buf[24];

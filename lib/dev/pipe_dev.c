@@ -124,7 +124,7 @@ static int op_enum_code(void *ctx, uint32_t pad, uint32_t index, uint32_t *code)
 	return e;
 }
 
-static uint32_t cap_type(int fd)
+uint32_t pipe_cap_type(int fd)
 {
 	struct v4l2_capability c;
 	memset(&c, 0, sizeof(c));
@@ -156,7 +156,7 @@ static int op_cap_get(void *ctx, uint32_t entity, struct pipe_pix *p)
 		return ENODEV;
 	struct v4l2_format f;
 	memset(&f, 0, sizeof(f));
-	f.type = cap_type(fd);
+	f.type = pipe_cap_type(fd);
 	int e = xioctl(fd, VIDIOC_G_FMT, &f);
 	if (!e)
 		to_pix(&f, p);
@@ -170,7 +170,7 @@ static int op_cap_set(void *ctx, uint32_t entity, struct pipe_pix *p)
 		return ENODEV;
 	struct v4l2_format f;
 	memset(&f, 0, sizeof(f));
-	f.type = cap_type(fd);
+	f.type = pipe_cap_type(fd);
 	int e = xioctl(fd, VIDIOC_G_FMT, &f);	/* the rest (planes, strides) as the driver has it */
 	if (e)
 		return e;
@@ -209,7 +209,7 @@ static int op_cap_fourcc(void *ctx, uint32_t entity, uint32_t code, uint32_t *fo
 		return EOPNOTSUPP;	/* video-node-centric: mbus_code is ignored, the driver sets the pipeline */
 	struct v4l2_fmtdesc fd_;
 	memset(&fd_, 0, sizeof(fd_));
-	fd_.type = cap_type(fd);
+	fd_.type = pipe_cap_type(fd);
 	fd_.mbus_code = code;
 	int e = xioctl(fd, VIDIOC_ENUM_FMT, &fd_);
 	if (!e)
@@ -237,13 +237,13 @@ void pipe_dev_close(struct pipe_dev *d)
 		}
 }
 
-int pipe_route_setup(const struct pipe_route *r, unsigned width, unsigned height, struct pipe_pix *pix, char *why,
-		     size_t len)
+int pipe_route_setup(const struct pipe_route *r, unsigned width, unsigned height, struct pipe_pix *pix,
+		     const char **rule, char *why, size_t len)
 {
 	struct pipe_dev d;
 	struct pipe_ops o;
 	pipe_dev_init(&d, r->t, r->media, &o);
-	int e = pipe_setup(r->t, r->path, &o, r->saved, width, height, pix, why, len);
+	int e = pipe_setup(r->t, r->path, &o, r->saved, width, height, pix, rule, why, len);
 	pipe_dev_close(&d);
 	return e;
 }
@@ -268,4 +268,43 @@ int pipe_route_verify(const struct pipe_route *r, char *why, size_t len)
 	int e = pipe_verify(r->t, &o, r->saved, why, len);
 	pipe_dev_close(&d);
 	return e;
+}
+
+int pipe_route_toggle(const struct pipe_route *r, char *why, size_t len)
+{
+	struct pipe_dev d;
+	struct pipe_ops o;
+	pipe_dev_init(&d, r->t, r->media, &o);
+	int e = pipe_toggle_links(r->t, r->path, &o, why, len);
+	pipe_dev_close(&d);
+	return e;
+}
+
+int pipe_route_odd_size(const struct pipe_route *r, unsigned *width, unsigned *height)
+{
+	struct pipe_dev d;
+	struct pipe_ops o;
+	uint32_t idx;
+	struct v4l2_mbus_framefmt f;
+	pipe_dev_init(&d, r->t, r->media, &o);
+	int fd = pad_fd(&d, r->path->hop[0].source, &idx), e = fd < 0 ? ENODEV : op_get_fmt(&d, r->path->hop[0].source, &f);
+	uint64_t best = 0;
+	for (uint32_t i = 0; !e && i < 64; i++) {
+		struct v4l2_subdev_frame_size_enum fse;
+		memset(&fse, 0, sizeof(fse));
+		fse.which = V4L2_SUBDEV_FORMAT_ACTIVE;
+		fse.pad = idx;
+		fse.index = i;
+		fse.code = f.code;
+		if (xioctl(fd, VIDIOC_SUBDEV_ENUM_FRAME_SIZE, &fse))
+			break;
+		uint64_t area = (uint64_t)fse.min_width * fse.min_height;
+		if (fse.min_width && fse.min_height && (!best || area < best)) {
+			best = area;
+			*width = fse.min_width + 1;
+			*height = fse.min_height + 1;
+		}
+	}
+	pipe_dev_close(&d);
+	return e ? e : best ? 0 : ENOTTY;
 }

@@ -137,13 +137,15 @@ static bool same_pix(const struct pipe_pix *a, const struct pipe_pix *b)
  * code, try a code the sink enumerates on the source pad (a sensor that
  * outputs RGB feeding a debayer that takes Bayer). */
 static int propagate(const struct topo *t, const struct pipe_ops *o, uint32_t source, uint32_t sink,
-		     struct v4l2_mbus_framefmt *src, char *why, size_t len)
+		     struct v4l2_mbus_framefmt *src, const char **rule, char *why, size_t len)
 {
 	char a[96], b[96];
 	struct v4l2_mbus_framefmt k = *src;
 	int e = o->set_fmt(o->ctx, sink, &k);
 	if (e) {
 		snprintf(why, len, "VIDIOC_SUBDEV_S_FMT on %s: %s", pad_name(t, sink, b, sizeof(b)), errno_name(e));
+		if (!pipe_fmt_refusal_allowed(e))
+			*rule = "SD-8";
 		return e;
 	}
 	if (k.code == src->code && k.width == src->width && k.height == src->height)
@@ -216,45 +218,38 @@ static int set_capture(const struct topo *t, const struct pipe_ops *o, uint32_t 
 	return 0;
 }
 
-/* One pass over every enabled data link downstream of the sensor, in
- * breadth-first order: the whole connected pipeline is validated at
- * STREAMON, not only the path (a sensor feeding both a debayer and a raw
- * capture node must suit both). *moved: a source pad's code was changed to
- * suit its sink, so what was set before it may no longer match. */
-static int configure(const struct topo *t, const struct topo_path *p, const struct pipe_ops *o,
-		     const struct pipe_saved *s, uint32_t from, struct pipe_pix *pix, bool *moved, char *why,
-		     size_t len)
+/* The enabled data links downstream of the sensor once the path is set up,
+ * in breadth-first order from its entity: each given to visit(), which
+ * returns an errno to stop; the sink entity is walked on from unless it is
+ * a capture node. */
+struct walk {
+	const struct topo *t;
+	const struct topo_path *p;
+	const struct pipe_ops *o;
+	const struct pipe_saved *s;
+	const char **rule;
+	char *why;
+	size_t len;
+};
+
+static int walk(const struct walk *w, uint32_t from, int (*visit)(const struct walk *w, const struct topo_link *l,
+								  void *arg), void *arg)
 {
+	const struct topo *t = w->t;
 	uint32_t queue[PIPE_MAX];
 	int head = 0, tail = 0, e;
-	char nm[96];
 	queue[tail++] = from;
-	*moved = false;
 	while (head < tail) {
 		uint32_t ent = queue[head++];
 		for (size_t k = 0; k < t->nl; k++) {
 			const struct topo_link *l = &t->l[k];
 			const struct topo_pad *sp = topo_pad(t, l->source), *kp = topo_pad(t, l->sink);
-			if (!sp || !kp || sp->entity != ent || !on_after(t, s, p, l->id))
+			if (!sp || !kp || sp->entity != ent || !on_after(t, w->s, w->p, l->id))
 				continue;
-			struct v4l2_mbus_framefmt src;
-			if ((e = o->get_fmt(o->ctx, l->source, &src))) {
-				snprintf(why, len, "VIDIOC_SUBDEV_G_FMT on %s: %s", pad_name(t, l->source, nm, sizeof(nm)),
-					 errno_name(e));
+			if ((e = visit(w, l, arg)))
 				return e;
-			}
-			if (topo_is_capture(t, kp->entity)) {
-				struct pipe_pix got;
-				if ((e = set_capture(t, o, kp->entity, &src, &got, why, len)))
-					return e;
-				if (kp->entity == p->capture)
-					*pix = got;
+			if (topo_is_capture(t, kp->entity))
 				continue;
-			}
-			uint32_t code = src.code;
-			if ((e = propagate(t, o, l->source, l->sink, &src, why, len)))
-				return e;
-			*moved |= src.code != code;
 			bool seen = false;
 			for (int i = 0; i < tail; i++)
 				seen |= queue[i] == kp->entity;
@@ -265,50 +260,170 @@ static int configure(const struct topo *t, const struct topo_path *p, const stru
 	return 0;
 }
 
-int pipe_setup(const struct topo *t, const struct topo_path *p, const struct pipe_ops *o,
-	       const struct pipe_saved *s, unsigned width, unsigned height, struct pipe_pix *pix, char *why,
-	       size_t len)
+struct conf_arg {
+	struct pipe_pix *pix;
+	bool moved;
+};
+
+/* One link of a configure() pass: its source pad's format on its sink pad,
+ * or on the capture node. */
+static int conf_link(const struct walk *w, const struct topo_link *l, void *arg)
 {
-	int e = pipe_restore(t, o, s, why, len);	/* from the state found, whatever ran before */
+	struct conf_arg *a = arg;
+	const struct topo *t = w->t;
+	const struct topo_pad *kp = topo_pad(t, l->sink);
+	struct v4l2_mbus_framefmt src;
+	char nm[96];
+	int e = w->o->get_fmt(w->o->ctx, l->source, &src);
+	if (e) {
+		snprintf(w->why, w->len, "VIDIOC_SUBDEV_G_FMT on %s: %s", pad_name(t, l->source, nm, sizeof(nm)),
+			 errno_name(e));
+		return e;
+	}
+	if (topo_is_capture(t, kp->entity)) {
+		struct pipe_pix got;
+		if ((e = set_capture(t, w->o, kp->entity, &src, &got, w->why, w->len)))
+			return e;
+		if (kp->entity == w->p->capture)
+			*a->pix = got;
+		return 0;
+	}
+	uint32_t code = src.code;
+	if ((e = propagate(t, w->o, l->source, l->sink, &src, w->rule, w->why, w->len)))
+		return e;
+	a->moved |= src.code != code;
+	return 0;
+}
+
+/* One pass over every enabled data link downstream of the sensor: the
+ * whole connected pipeline is validated at STREAMON, not only the path (a
+ * sensor feeding both a debayer and a raw capture node must suit both).
+ * *moved: a source pad's code was changed to suit its sink, so what was set
+ * before it may no longer match. */
+static int configure(const struct walk *w, uint32_t from, struct pipe_pix *pix, bool *moved)
+{
+	struct conf_arg a = { pix, false };
+	int e = walk(w, from, conf_link, &a);
+	*moved = a.moved;
+	return e;
+}
+
+int pipe_toggle_links(const struct topo *t, const struct topo_path *p, const struct pipe_ops *o, char *why,
+		      size_t len)
+{
+	for (int i = 0; i < p->nhops; i++) {
+		const struct topo_link *l = topo_link(t, p->hop[i].link);
+		bool on = false;
+		if (!l || (l->flags & MEDIA_LNK_FL_IMMUTABLE) || o->link_enabled(o->ctx, l->id, &on) || !on)
+			continue;
+		int e = set_link(t, o, l->id, false, why, len);
+		if (!e)
+			e = set_link(t, o, l->id, true, why, len);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+bool pipe_fmt_refusal_allowed(int e)
+{
+	/* ENODEV: no answer at all, the suite found no node for the entity
+	 * (the graph names a node that does not exist: MC-1's to judge). */
+	return e == EBUSY || e == ENOTTY || e == EPERM || e == ENODEV;
+}
+
+/* After a pass in which every enabled link downstream of the sensor had
+ * S_FMT answer its source pad's format on its sink pad: both ends read back
+ * alike (vidioc-subdev-g-fmt.rst: S_FMT returns "the current format as
+ * would be returned by a VIDIOC_SUBDEV_G_FMT call"; SD-9). Links into a
+ * capture node are the capture format's (set_capture). */
+static int read_link(const struct walk *w, const struct topo_link *l, void *arg)
+{
+	const struct topo *t = w->t;
+	struct v4l2_mbus_framefmt x, y;
+	char a[96], b[96];
+	if (topo_is_capture(t, topo_pad(t, l->sink)->entity))
+		return 0;	/* the capture format's (set_capture) */
+	if (w->o->get_fmt(w->o->ctx, l->source, &x) || w->o->get_fmt(w->o->ctx, l->sink, &y))
+		return 0;	/* the steps before read them: not this check's to judge */
+	if (x.code == y.code && x.width == y.width && x.height == y.height)
+		return 0;
+	snprintf(w->why, w->len, "VIDIOC_SUBDEV_S_FMT on %s answered its source pad's format (code 0x%04x %ux%u), "
+		 "VIDIOC_SUBDEV_G_FMT then reads code 0x%04x %ux%u there (%s: code 0x%04x %ux%u)",
+		 pad_name(t, l->sink, b, sizeof(b)), x.code, x.width, x.height, y.code, y.width, y.height,
+		 pad_name(t, l->source, a, sizeof(a)), x.code, x.width, x.height);
+	*w->rule = "SD-9";
+	return EIO;
+}
+
+/* pipe_restore's work; a refused link is MC-3's, a refused pad format
+ * SD-8's (the state set back was the driver's own). */
+static int restore(const struct topo *t, const struct pipe_ops *o, const struct pipe_saved *s, const char **rule,
+		   char *why, size_t len);
+
+int pipe_setup(const struct topo *t, const struct topo_path *p, const struct pipe_ops *o,
+	       const struct pipe_saved *s, unsigned width, unsigned height, struct pipe_pix *pix,
+	       const char **rule, char *why, size_t len)
+{
+	const char *no_rule;
+	if (!rule)
+		rule = &no_rule;
+	*rule = NULL;
+	int e = restore(t, o, s, rule, why, len);	/* from the state found, whatever ran before */
 	if (e)
 		return e;
+	/* Links: nothing streams, the links holding the path's sink pads from
+	 * elsewhere go first, so media-ioc-setup-link.rst allows no refusal of
+	 * a mutable link (topo_paths() never changes an immutable one). */
 	for (int i = 0; i < p->ndisable; i++)
 		if ((e = set_link(t, o, p->disable[i], false, why, len)))
-			return e;
+			return *rule = "MC-3", e;
 	for (int i = 0; i < p->nenable; i++)
 		if ((e = set_link(t, o, p->enable[i], true, why, len)))
-			return e;
+			return *rule = "MC-3", e;
 	if (!p->nhops)
 		return EINVAL;
 	uint32_t from = topo_pad(t, p->hop[0].source)->entity;
 	if (width && height) {	/* the size asked for: at the sensor, the rest follows */
 		struct v4l2_mbus_framefmt f;
 		char nm[96];
+		bool set = false;
 		if (!(e = o->get_fmt(o->ctx, p->hop[0].source, &f))) {
 			f.width = width;
 			f.height = height;
 			e = o->set_fmt(o->ctx, p->hop[0].source, &f);
+			set = true;
 		}
 		if (e) {
-			snprintf(why, len, "VIDIOC_SUBDEV_S_FMT %ux%u on %s: %s", width, height,
+			snprintf(why, len, "VIDIOC_SUBDEV_%s_FMT %ux%u on %s: %s", set ? "S" : "G", width, height,
 				 pad_name(t, p->hop[0].source, nm, sizeof(nm)), errno_name(e));
+			if (set && !pipe_fmt_refusal_allowed(e))
+				*rule = "SD-8";
 			return e;
 		}
 	}
 	bool moved = true;
 	memset(pix, 0, sizeof(*pix));
+	const struct walk w = { t, p, o, s, rule, why, len };
 	for (int pass = 0; pass < 3 && moved; pass++)
-		if ((e = configure(t, p, o, s, from, pix, &moved, why, len)))
+		if ((e = configure(&w, from, pix, &moved)))
 			return e;
 	if (moved) {
 		snprintf(why, len, "pad formats: the sensor's source format kept changing to suit its sinks");
 		return EPIPE;
 	}
-	return 0;
+	return walk(&w, from, read_link, NULL);
 }
 
 int pipe_restore(const struct topo *t, const struct pipe_ops *o, const struct pipe_saved *s, char *why,
 		 size_t len)
+{
+	const char *rule;
+	return restore(t, o, s, &rule, why, len);
+}
+
+static int restore(const struct topo *t, const struct pipe_ops *o, const struct pipe_saved *s, const char **rule,
+		   char *why, size_t len)
 {
 	int first = 0;
 	char w[300], nm[96];
@@ -319,6 +434,7 @@ int pipe_restore(const struct topo *t, const struct pipe_ops *o, const struct pi
 				int e = set_link(t, o, s->link[i], s->on[i], w, sizeof(w));
 				if (e && !first) {
 					first = e;
+					*rule = "MC-3";
 					snprintf(why, len, "%s", w);
 				}
 			}
@@ -330,6 +446,7 @@ int pipe_restore(const struct topo *t, const struct pipe_ops *o, const struct pi
 		int e = o->set_fmt(o->ctx, s->pad[i], &f);
 		if (e && !first) {
 			first = e;
+			*rule = pipe_fmt_refusal_allowed(e) ? NULL : "SD-8";
 			snprintf(why, len, "VIDIOC_SUBDEV_S_FMT on %s: %s", pad_name(t, s->pad[i], nm, sizeof(nm)),
 				 errno_name(e));
 		}

@@ -51,12 +51,32 @@ int pipe_save(const struct topo *t, const struct topo_path *paths, int n, const 
 	      struct pipe_saved *s, char *why, size_t len);
 /* From the saved state, make the path stream: links, then (width and
  * height not 0) that size asked for on the sensor's source pad, then the
- * formats of every enabled link downstream of the sensor. 0 with the
- * capture node's format in *pix, or an errno with why naming the step
- * ("enabling link 'A':1 -> 'B':0 (MEDIA_IOC_SETUP_LINK): EBUSY"). */
+ * formats of every enabled link downstream of the sensor, then each of
+ * those links read back (both ends alike). 0 with the capture node's
+ * format in *pix, or an errno with why naming the step ("enabling link
+ * 'A':1 -> 'B':0 (MEDIA_IOC_SETUP_LINK): EBUSY"), and in *rule (may be
+ * NULL) the rule the refusal breaks where the kernel's documentation says
+ * the request was valid (a driver bug: the caller fails), or NULL where the
+ * documentation allows the refusal (the caller skips):
+ *   MC-3  MEDIA_IOC_SETUP_LINK refused on a mutable link while nothing
+ *         streams and no other enabled link holds its sink pad;
+ *   SD-8  VIDIOC_SUBDEV_S_FMT refused (not EBUSY, ENOTTY, EPERM): it must
+ *         adjust the format, not refuse it;
+ *   SD-9  a pad's format read back (G_FMT) is not the one S_FMT answered. */
 int pipe_setup(const struct topo *t, const struct topo_path *p, const struct pipe_ops *o,
-	       const struct pipe_saved *s, unsigned width, unsigned height, struct pipe_pix *pix, char *why,
-	       size_t len);
+	       const struct pipe_saved *s, unsigned width, unsigned height, struct pipe_pix *pix,
+	       const char **rule, char *why, size_t len);
+/* Every mutable link of the path that is enabled now, turned off and on
+ * again with MEDIA_IOC_SETUP_LINK (nothing streams, and the link held its
+ * sink pad, so media-ioc-setup-link.rst allows no refusal: MC-3). 0, or the
+ * errno with why; the link is left as it was where the driver allows. */
+int pipe_toggle_links(const struct topo *t, const struct topo_path *p, const struct pipe_ops *o, char *why,
+		      size_t len);
+/* The refusals the documentation allows of VIDIOC_SUBDEV_S_FMT on a valid
+ * pad and ACTIVE: EBUSY (the pad streams), ENOTTY (no pad-level formats),
+ * EPERM (a read-only sub-device node, SD-4); and ENODEV, the suite's own:
+ * no node to ask (pipe_dev.c). */
+bool pipe_fmt_refusal_allowed(int e);
 /* Set the saved state again: the links, then the pads in path order, then
  * the capture formats. 0, or the first errno with why (it goes on). */
 int pipe_restore(const struct topo *t, const struct pipe_ops *o, const struct pipe_saved *s, char *why,
@@ -88,9 +108,22 @@ struct pipe_route {
 	char slug[64];			/* "rgb-yuv-capture": in the check's name */
 };
 /* On the real device: pipe_setup, pipe_restore, and pipe_verify after it. */
-int pipe_route_setup(const struct pipe_route *r, unsigned width, unsigned height, struct pipe_pix *pix, char *why,
-		     size_t len);
+int pipe_route_setup(const struct pipe_route *r, unsigned width, unsigned height, struct pipe_pix *pix,
+		     const char **rule, char *why, size_t len);
 int pipe_route_restore(const struct pipe_route *r, char *why, size_t len);
 /* What the device has now against the state found (no change made). */
 int pipe_route_verify(const struct pipe_route *r, char *why, size_t len);
+/* pipe_toggle_links on the real device. */
+int pipe_route_toggle(const struct pipe_route *r, char *why, size_t len);
+/* A size the route's sensor must adjust: one pixel more each way than the
+ * smallest it enumerates for its current code (VIDIOC_SUBDEV_ENUM_FRAME_SIZE
+ * on its source pad); 0, or an errno (no sizes enumerated). */
+int pipe_route_odd_size(const struct pipe_route *r, unsigned *width, unsigned *height);
+/* The buffer type of a capture node's fd: multi-planar only when it has no
+ * single-planar capture. */
+uint32_t pipe_cap_type(int fd);
+/* lib/dev/pipe_stream.c: REQBUFS, QBUF and STREAMON on a capture node as
+ * the pipeline is now, then STREAMOFF and REQBUFS 0: the STREAMON errno (0:
+ * it streams), or that of the step before it with why naming the step. */
+int pipe_stream_try(const char *node, bool *streamon_ran, char *why, size_t len);
 #endif

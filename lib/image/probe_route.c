@@ -36,9 +36,14 @@ const struct dev *probe_route_open(struct probe_route *pr, const struct check_ct
 	pr->set_up = true;
 	/* The profile's capture size is asked of the sensor: the pipeline
 	 * decides the capture node's size from there. */
-	int e = pipe_route_setup(r, o->width, o->height, &pix, why, sizeof(why));
+	const char *rule;
+	int e = pipe_route_setup(r, o->width, o->height, &pix, &rule, why, sizeof(why));
+	/* A refusal the documentation does not allow is judged once, by
+	 * run/pipeline-streams@CAPTURE (lib/run/run_pipe.c); here it only
+	 * keeps the probe from running. */
 	if (e && (probe_route_close(pr), 1))
-		v_skip("cannot make the path to '%s' stream (%s): %s", r->capture_name, path, why);
+		v_skip("cannot make the path to '%s' stream (%s): %s%s%s%s", r->capture_name, path, why,
+		       rule ? " (against spec " : "", rule ? rule : "", rule ? ": run/pipeline-streams fails)" : "");
 	if (dev_open(&pr->node, r->capture_node, false, why, sizeof(why)) && (probe_route_close(pr), 1))
 		v_skip("cannot open the capture node of '%s': %s", r->capture_name, why);
 	pr->node_open = true;

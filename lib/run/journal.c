@@ -2,6 +2,7 @@
 #include "run/journal.h"
 #include "ctrl/ctrl_type.h"
 #include "dev/devlock.h"
+#include "run/run_pipe.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -31,7 +32,8 @@ static int fsync_dir(const char *path)
 	return r;
 }
 
-int journal_write(const char *path, const char *device, const struct ctrl_model *m, const struct snapshot *s)
+int journal_write(const char *path, const char *device, const struct ctrl_model *m, const struct snapshot *s,
+		  const struct journal_pipe *jp)
 {
 	char tmp[4200];
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -54,6 +56,7 @@ int journal_write(const char *path, const char *device, const struct ctrl_model 
 			fprintf(f, "v %" PRId64 "\n", v->v);
 		}
 	}
+	journal_pipe_write(f, jp);
 	if (fflush(f) || fsync(fileno(f))) {
 		int e = errno;
 		fclose(f);
@@ -117,6 +120,8 @@ int journal_parse(FILE *f, struct journal *j, char *err, size_t errlen)
 			snprintf(j->device, sizeof(j->device), "%s", line + 7);
 		} else if (!strncmp(line, "pid ", 4)) {
 			j->pid = atoi(line + 4);
+		} else if (strncmp(line, "ctrl ", 5)) {
+			rc = journal_pipe_parse(line, j) == 1 ? 0 : -1;
 		} else {
 			j->e = realloc(j->e, (j->n + 1) * sizeof(*j->e));
 			if (parse_ctrl(line, &j->e[j->n]))
@@ -159,6 +164,7 @@ void journal_free(struct journal *j)
 	for (size_t i = 0; i < j->n; i++)
 		ctrl_val_free(&j->e[i].val);
 	free(j->e);
+	free(j->pipe);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -205,6 +211,7 @@ int journal_recover(const struct dev *d, const struct ctrl_model *m, const char 
 		return -1;
 	}
 	*found = true;
+	int pipe_left = journal_recover_pipeline(device) ? 1 : 0;
 	int left = journal_apply(d, m, &j, report, sizeof(report));
 	if (left)
 		printf("v4l2-conform: %s: restored from the journal of an interrupted run (pid %d, %s), "
@@ -215,20 +222,21 @@ int journal_recover(const struct dev *d, const struct ctrl_model *m, const char 
 		unlink(path);
 	}
 	journal_free(&j);
-	return left;
+	return left + pipe_left;
 }
 
 int journal_save(const char *device, const char *out_dir, const struct ctrl_model *m, const struct snapshot *s)
 {
 	char path[4200];
 	int rc = 0;
-	if (journal_path(device, path, sizeof(path)) || journal_write(path, device, m, s)) {
+	struct journal_pipe jp = { NULL, run_pipe_saved(&jp.media) };
+	if (journal_path(device, path, sizeof(path)) || journal_write(path, device, m, s, &jp)) {
 		fprintf(stderr, "v4l2-conform: warning: cannot write the restore journal %s: %s\n", path,
 			strerror(errno));
 		rc = -1;
 	}
 	out_path(out_dir, path, sizeof(path));
-	if (journal_write(path, device, m, s))
+	if (journal_write(path, device, m, s, &jp))
 		rc = -1;
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "dev/media.h"
+#include "run/journal.h"
 
 #define MAX_ROUTES 8
 
@@ -17,6 +18,12 @@ static struct pipe_route g_routes[MAX_ROUTES];
 static struct pipe_saved g_saved;
 static size_t g_n;
 static char g_why[600] = "not a sub-device node";
+
+const struct pipe_saved *run_pipe_saved(const char **media)
+{
+	*media = g_n ? g_media : NULL;
+	return g_n ? &g_saved : NULL;
+}
 
 size_t run_pipe_count(void)
 {
@@ -44,6 +51,9 @@ void run_pipe_find(const struct dev *d)
 		return;
 	}
 	uint32_t ma = major(st.st_rdev), mi = minor(st.st_rdev);
+	/* An interrupted run's pipeline first: the state saved below is the
+	 * one to return to. */
+	journal_recover_pipeline(d->path);
 	if (topo_find_media(ma, mi, g_media, sizeof(g_media), &g_topo, err, sizeof(err))) {
 		snprintf(g_why, sizeof(g_why), "no media graph to find a capture node in: %s", err);
 		return;
@@ -82,6 +92,70 @@ void run_pipe_find(const struct dev *d)
 		media_slugify(c->name, r->slug, sizeof(r->slug));
 	}
 	g_why[0] = 0;
+}
+
+/* One route: does its path stream when configured as the documentation
+ * says (SD-6), and does the driver take what the documentation says it
+ * must (MC-3 links, SD-8 and SD-9 pad formats)? A refusal the documentation
+ * allows is a skip naming the step and its errno. */
+static void streams(const struct pipe_route *rt, struct result *r)
+{
+	char why[600], msg[2400];
+	const char *rule = NULL;
+	unsigned w = 0, h = 0;
+	struct pipe_pix pix;
+	bool ran;
+	int e;
+	r->rule = "SD-6";
+	r->verdict = VERDICT_PASS;
+	if (pipe_route_restore(rt, why, sizeof(why))) {
+		r->verdict = VERDICT_SKIP;
+		snprintf(msg, sizeof(msg), "the pipeline cannot be set to the state found first: %s", why);
+	} else if ((e = pipe_route_toggle(rt, why, sizeof(why)))) {
+		r->verdict = VERDICT_FAIL;
+		r->rule = "MC-3";
+		snprintf(msg, sizeof(msg), "expected a mutable link that holds its sink pad, with nothing streaming, to "
+			 "turn off and on again (media-ioc-setup-link.rst), got: %s", why);
+	} else if (pipe_route_odd_size(rt, &w, &h), (e = pipe_route_setup(rt, w, h, &pix, &rule, why, sizeof(why)))) {
+		r->verdict = rule ? VERDICT_FAIL : VERDICT_SKIP;
+		r->rule = rule ? rule : "SD-6";
+		snprintf(msg, sizeof(msg), "%s (size asked of the sensor: %ux%u): %s",
+			 rule ? "expected the pipeline to take the formats dev-subdev.rst's negotiation sets, got"
+			      : "the pipeline cannot be configured, as the documentation allows",
+			 w, h, why);
+	} else if ((e = pipe_stream_try(rt->capture_node, &ran, why, sizeof(why))) && ran &&
+		   (e == EPIPE || e == ENOLINK)) {
+		char path[600];
+		topo_path_describe(rt->t, rt->path, path, sizeof(path));
+		r->verdict = VERDICT_FAIL;
+		snprintf(msg, sizeof(msg), "expected STREAMON to accept the pipeline configured as dev-subdev.rst says "
+			 "(every enabled link's two ends alike, read back; '%s' in the format VIDIOC_ENUM_FMT gives for its "
+			 "bus code at that size: %ux%u fourcc 0x%08x; %s), got: %s", rt->capture_name, pix.width,
+			 pix.height, pix.fourcc, path, why);
+	} else if (e) {
+		r->verdict = VERDICT_SKIP;
+		snprintf(msg, sizeof(msg), "the pipeline is configured, but: %s", why);
+	} else {
+		snprintf(msg, sizeof(msg), "'%s' streams %ux%u fourcc 0x%08x, %ux%u asked of the sensor", rt->capture_name,
+			 pix.width, pix.height, pix.fourcc, w, h);
+	}
+	r->message = strdup(msg);
+	pipe_route_restore(rt, why, sizeof(why));	/* run/pipeline-restored judges it */
+}
+
+void run_pipe_streams(struct result_set *rs, void (*print)(const struct result *))
+{
+	for (size_t i = 0; i < g_n; i++) {
+		char name[160];
+		struct result *r = results_add(rs);
+		snprintf(name, sizeof(name), "run/pipeline-streams@%s", g_routes[i].slug);
+		r->name = strdup(name);
+		r->suite = "run";
+		r->summary = "the path to the capture node streams once configured as the documentation says, and the "
+			     "driver takes each documented request on the way (links, pad formats)";
+		streams(&g_routes[i], r);
+		print(r);
+	}
 }
 
 const struct result *run_pipe_restored(struct result_set *rs)

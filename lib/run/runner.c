@@ -749,6 +749,7 @@ int runner_main(int argc, char **argv)
 
 	/* Leave the device as it was found. */
 	char report[2048];
+	run_pipe_streams(&rs, print_result);	/* SD-6, MC-3, SD-8, SD-9 */
 	const struct result *pr = run_pipe_restored(&rs);	/* SD-7 */
 	if (pr)
 		print_result(pr);

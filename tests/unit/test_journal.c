@@ -29,7 +29,7 @@ START_TEST(test_roundtrip)
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	ck_assert_int_eq(journal_write(path, "/dev/video0", &m, &s), 0);
+	ck_assert_int_eq(journal_write(path, "/dev/video0", &m, &s, NULL), 0);
 	struct journal j;
 	ck_assert_msg(journal_read(path, &j, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_str_eq(j.device, "/dev/video0");

@@ -13,6 +13,10 @@
 
 #include "dev/media_topo.h"
 #include "dev/pipeline.h"
+#include "run/journal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #define SRC MEDIA_PAD_FL_SOURCE
 #define SNK MEDIA_PAD_FL_SINK
@@ -145,6 +149,9 @@ static struct fake {
 	bool bug_link_stuck;	/* SETUP_LINK succeeds but changes nothing on link 104 */
 	bool bug_sink_ignores;	/* S_FMT on the scaler's sink pad keeps its format */
 	int refuse_link;	/* SETUP_LINK on this link: EBUSY */
+	uint32_t refuse_pad;	/* S_FMT on this pad: refuse_errno */
+	int refuse_errno;
+	bool bug_sink_echoes;	/* S_FMT on the scaler's sink pad answers the request, keeps its format */
 } fk;
 
 static int f_setup_link(void *ctx, const struct topo_link *l, bool enable)
@@ -179,6 +186,10 @@ static bool bayer(uint32_t c)
  * follows it as RGB; the scaler's source follows its sink. */
 static int f_set_fmt(void *ctx, uint32_t pad, struct v4l2_mbus_framefmt *f)
 {
+	if (pad == fk.refuse_pad)
+		return fk.refuse_errno;
+	if (pad == 80 && fk.bug_sink_echoes)
+		return 0;
 	if (pad == 30 || pad == 40) {
 		if (!bayer(f->code))
 			f->code = MEDIA_BUS_FMT_SRGGB8_1X8;
@@ -260,7 +271,7 @@ START_TEST(test_setup_then_restore_reads_back_as_found)
 	ck_assert_int_eq(pipe_save(&t, p, n, &ops, &s, why, sizeof(why)), 0);
 	const struct topo_path *rgb = to(p, n, 9);
 	struct pipe_pix pix;
-	ck_assert_msg(!pipe_setup(&t, rgb, &ops, &s, 0, 0, &pix, why, sizeof(why)), "%s", why);
+	ck_assert_msg(!pipe_setup(&t, rgb, &ops, &s, 0, 0, &pix, NULL, why, sizeof(why)), "%s", why);
 	ck_assert(fk.on[5] && !fk.on[4]);
 	ck_assert(bayer(fk.fmt[20].code) && bayer(fk.fmt[40].code));
 	ck_assert_int_eq(pix.fourcc, V4L2_PIX_FMT_RGB24);
@@ -285,7 +296,7 @@ START_TEST(test_raw_path_sets_the_whole_pipeline)
 	struct pipe_saved s;
 	struct pipe_pix pix;
 	ck_assert_int_eq(pipe_save(&t, p, n, &ops, &s, why, sizeof(why)), 0);
-	ck_assert_msg(!pipe_setup(&t, to(p, n, 5), &ops, &s, 0, 0, &pix, why, sizeof(why)), "%s", why);
+	ck_assert_msg(!pipe_setup(&t, to(p, n, 5), &ops, &s, 0, 0, &pix, NULL, why, sizeof(why)), "%s", why);
 	ck_assert(bayer(fk.fmt[10].code) && bayer(fk.fmt[30].code));
 	ck_assert_int_eq(pix.fourcc, V4L2_PIX_FMT_SBGGR8);
 	ck_assert_int_eq(fk.pix[5].fourcc, V4L2_PIX_FMT_SBGGR8);
@@ -306,7 +317,7 @@ START_TEST(test_restore_check_catches_a_stuck_link)
 	struct pipe_saved s;
 	struct pipe_pix pix;
 	ck_assert_int_eq(pipe_save(&t, p, n, &ops, &s, why, sizeof(why)), 0);
-	ck_assert(!pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, why, sizeof(why)));
+	ck_assert(!pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, NULL, why, sizeof(why)));
 	fk.bug_link_stuck = true;
 	pipe_restore(&t, &ops, &s, why, sizeof(why));
 	ck_assert_int_ne(pipe_verify(&t, &ops, &s, why, sizeof(why)), 0);
@@ -324,7 +335,7 @@ START_TEST(test_restore_check_catches_a_pad_format)
 	struct pipe_pix pix;
 	fk.fmt[80].width = fk.fmt[81].width = 320;	/* found at 320, the path makes it 640 */
 	ck_assert_int_eq(pipe_save(&t, p, n, &ops, &s, why, sizeof(why)), 0);
-	ck_assert(!pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, why, sizeof(why)));
+	ck_assert(!pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, NULL, why, sizeof(why)));
 	ck_assert_int_eq(fk.fmt[80].width, 640);
 	fk.bug_sink_ignores = true;	/* S_FMT back to 320 is ignored */
 	pipe_restore(&t, &ops, &s, why, sizeof(why));
@@ -344,9 +355,118 @@ START_TEST(test_setup_failure_names_step_and_errno)
 	struct pipe_saved s;
 	struct pipe_pix pix;
 	ck_assert_int_eq(pipe_save(&t, p, n, &ops, &s, why, sizeof(why)), 0);
-	ck_assert_int_eq(pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, why, sizeof(why)), EBUSY);
+	ck_assert_int_eq(pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, NULL, why, sizeof(why)), EBUSY);
 	ck_assert_msg(strstr(why, "enabling link 'Debayer B':1 -> 'Scaler':0 (MEDIA_IOC_SETUP_LINK): EBUSY"), "%s",
 		      why);
+}
+END_TEST
+
+/* Which refusals are driver bugs (the documentation says the request was
+ * valid: the rule) and which it allows (no rule: a skip). */
+START_TEST(test_setup_refusals_name_their_rule)
+{
+	struct topo t = vimc();
+	struct topo_path p[8];
+	int n = topo_paths(&t, 2, p, 8);
+	struct pipe_saved s;
+	struct pipe_pix pix;
+	const char *rule;
+	fake_reset();
+	ck_assert_int_eq(pipe_save(&t, p, n, &ops, &s, why, sizeof(why)), 0);
+	fk.refuse_link = 105;	/* a mutable link, its sink pad freed first */
+	ck_assert_int_eq(pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, &rule, why, sizeof(why)), EBUSY);
+	ck_assert_str_eq(rule, "MC-3");
+	fake_reset();
+	fk.refuse_pad = 80, fk.refuse_errno = EINVAL;	/* S_FMT must adjust, not refuse */
+	ck_assert_int_eq(pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, &rule, why, sizeof(why)), EINVAL);
+	ck_assert_str_eq(rule, "SD-8");
+	ck_assert_msg(strstr(why, "VIDIOC_SUBDEV_S_FMT on 'Scaler':0: EINVAL"), "%s", why);
+	fake_reset();
+	fk.refuse_pad = 80, fk.refuse_errno = EBUSY;	/* the pad streams: allowed */
+	ck_assert_int_eq(pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, &rule, why, sizeof(why)), EBUSY);
+	ck_assert_ptr_null(rule);
+	fake_reset();
+	fk.fmt[80].width = fk.fmt[81].width = 320;
+	ck_assert_int_eq(pipe_save(&t, p, n, &ops, &s, why, sizeof(why)), 0);
+	fk.bug_sink_echoes = true;	/* answered 640, kept 320 */
+	ck_assert_int_eq(pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, &rule, why, sizeof(why)), EIO);
+	ck_assert_str_eq(rule, "SD-9");
+	ck_assert_msg(strstr(why, "VIDIOC_SUBDEV_G_FMT then reads code 0x100a 320x480 there"), "%s", why);
+}
+END_TEST
+
+/* The path's mutable enabled links go off and on; a refusal is the errno. */
+START_TEST(test_toggle_links)
+{
+	struct topo t = vimc();
+	struct topo_path p[8];
+	int n = topo_paths(&t, 1, p, 8);
+	fake_reset();
+	ck_assert_int_eq(pipe_toggle_links(&t, to(p, n, 9), &ops, why, sizeof(why)), 0);
+	ck_assert(fk.on[4]);
+	fk.refuse_link = 104;
+	ck_assert_int_eq(pipe_toggle_links(&t, to(p, n, 9), &ops, why, sizeof(why)), EBUSY);
+	ck_assert_msg(strstr(why, "disabling link 'Debayer A':1 -> 'Scaler':0 (MEDIA_IOC_SETUP_LINK): EBUSY"), "%s",
+		      why);
+	ck_assert_int_eq(pipe_toggle_links(&t, to(p, n, 5), &ops, why, sizeof(why)), 0);	/* immutable only */
+}
+END_TEST
+
+/* The restore journal's pipeline part: the state found, written before the
+ * first change, read back and set again after a run that was killed with
+ * the path set up (lib/run/journal_pipe.c); a damaged part is refused. */
+START_TEST(test_journal_restores_the_pipeline)
+{
+	struct topo t = vimc();
+	struct topo_path p[8];
+	int n = topo_paths(&t, 2, p, 8);
+	struct pipe_saved s;
+	struct pipe_pix pix;
+	fake_reset();
+	fk.fmt[80].width = fk.fmt[81].width = 320;
+	fk.pix[9].ycbcr_enc = 3;
+	ck_assert_int_eq(pipe_save(&t, p, n, &ops, &s, why, sizeof(why)), 0);
+	struct ctrl_model m = { 0 };
+	struct snapshot snap = { 0 };
+	struct journal_pipe jp = { "/dev/media0", &s };
+	char path[] = "/tmp/journal-pipe-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(journal_write(path, "/dev/v4l-subdev1", &m, &snap, &jp), 0);
+	ck_assert(!pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, NULL, why, sizeof(why)));	/* then killed */
+	ck_assert(pipe_verify(&t, &ops, &s, why, sizeof(why)));
+	struct journal j;
+	ck_assert_msg(!journal_read(path, &j, why, sizeof(why)), "%s", why);
+	unlink(path);
+	ck_assert_str_eq(j.media, "/dev/media0");
+	ck_assert_ptr_nonnull(j.pipe);
+	ck_assert_int_eq(j.pipe->nlinks, s.nlinks);
+	ck_assert_int_eq(j.pipe->npads, s.npads);
+	ck_assert_int_eq(j.pipe->ncaps, s.ncaps);
+	ck_assert_msg(!journal_pipe_apply(&j, &t, &ops, why, sizeof(why)), "%s", why);
+	ck_assert_msg(!pipe_verify(&t, &ops, &s, why, sizeof(why)), "%s", why);
+	ck_assert_int_eq(fk.fmt[80].width, 320);
+	ck_assert(fk.on[4] && !fk.on[5]);
+	/* a link that does not go back is said */
+	ck_assert(!pipe_setup(&t, to(p, n, 9), &ops, &s, 0, 0, &pix, NULL, why, sizeof(why)));
+	fk.bug_link_stuck = true;
+	ck_assert_int_eq(journal_pipe_apply(&j, &t, &ops, why, sizeof(why)), EIO);
+	ck_assert_msg(strstr(why, "'Debayer A':1 -> 'Scaler':0 is disabled, was enabled"), "%s", why);
+	/* a graph without the journal's ids (the driver reloaded) is left alone */
+	j.pipe->link[0] = 999;
+	ck_assert_int_eq(journal_pipe_apply(&j, &t, &ops, why, sizeof(why)), ENOENT);
+	journal_free(&j);
+	/* damaged pipeline lines refuse the whole journal */
+	const char *bad[] = { "v4l2-conform-journal 1\nlink 0x65 1\n",
+			      "v4l2-conform-journal 1\nmedia /dev/media0\nlink 0x65 2\n",
+			      "v4l2-conform-journal 1\nmedia /dev/media0\npad 0x50 1 2 3\n",
+			      "v4l2-conform-journal 1\nmedia /dev/media0\ncap 0x9 1 2 3 4 5 6 7 8 9\n" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		FILE *f = fmemopen((void *)bad[i], strlen(bad[i]), "r");
+		ck_assert_msg(journal_parse(f, &j, why, sizeof(why)) == -1, "%s", bad[i]);
+		fclose(f);
+	}
 }
 END_TEST
 
@@ -364,6 +484,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_restore_check_catches_a_stuck_link);
 	tcase_add_test(tc, test_restore_check_catches_a_pad_format);
 	tcase_add_test(tc, test_setup_failure_names_step_and_errno);
+	tcase_add_test(tc, test_setup_refusals_name_their_rule);
+	tcase_add_test(tc, test_toggle_links);
+	tcase_add_test(tc, test_journal_restores_the_pipeline);
 	suite_add_tcase(s, tc);
 	return s;
 }
