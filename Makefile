@@ -15,6 +15,12 @@
 # Each target installs the Debian packages it needs (tools/deps.sh).
 
 CC       ?= gcc
+# make unit (and so make test) compiles on every core: nothing else can run
+# before the suite, the unit tests and the tools are built. Only there: two
+# targets that install packages side by side (make -j lava-check) would
+# fight over dpkg's lock, while `all` installs once, in deps, before any
+# compile (`| deps`).
+NPROC    := $(shell nproc 2>/dev/null || echo 1)
 BUILD    ?= build
 # KERNEL=6.12.118+deb12-amd64: boot that Debian kernel build on the virtual board
 # (default: the current linux-image-amd64); artifacts in build/vboard-KERNEL.
@@ -26,8 +32,9 @@ CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -
 PYTEST   ?= /usr/bin/python3 -m pytest
 # Two test files at a time (pytest-xdist): most of them boot one single-CPU
 # board, and the machine has two cores. Everything is built before pytest
-# starts, so the workers only ever find it up to date.
-PYTEST_PAR ?= -n 2 --dist loadfile
+# starts, so the workers only ever find it up to date. loadgroup: the groups
+# are the test files, the costliest first (harness/conftest.py).
+PYTEST_PAR ?= -n 2 --dist loadgroup
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS   += -DV4L2C_VERSION='"$(VERSION)"'
 # The version is compiled into the runner: rebuild it when the version
@@ -115,7 +122,8 @@ else
 	/usr/bin/python3 reports/junit.py reports/out/results.json reports/out/junit.xml; exit $$st
 endif
 
-unit: all
+unit:
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 
 e2e: vboard

@@ -7,12 +7,19 @@ kernel log of just that variant); the variants are split over boards that
 run in parallel, each starting with the baseline so every boot proves its
 own clean state.
 """
+import statistics
 import threading
 from pathlib import Path
 
 import vboard
 
 BASELINE = "none"
+# Each variant's measured guest seconds in make test's quick runs (--only
+# its families), for sharing the variants out evenly over the boots.
+COSTS = Path(__file__).resolve().with_name("batch-seconds.tsv")
+# What a variant costs besides its run (t0..t1): the module loaded and
+# unloaded, or the camera plugged and unplugged, its kernel log saved.
+PER_VARIANT_S = 1.5
 
 
 def script_head(setup):
@@ -33,15 +40,41 @@ def conform_lines(device, args, node_arg=None):
     ]
 
 
-def split_batches(names, n, last=()):
-    """n batches of about equal size; each starts with the baseline, so every
+def read_costs(kind, path=COSTS):
+    """{name: guest seconds} of one kind of variant ('fixture', 'uvc')."""
+    out = {}
+    for line in Path(path).read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            k, name, secs = line.split("\t")
+            if k == kind:
+                out[name] = float(secs)
+    return out
+
+
+def split_batches(names, n, last=(), costs=None):
+    """n batches of about equal cost; each starts with the baseline, so every
     boot proves its own clean state. Names in `last` (runs that wedge the
     board for good) end batches, one per batch (more than n of them would
-    need more boots)."""
+    need more boots). The rest go costliest first to the batch that costs
+    least so far (costs: {name: seconds}, a name missing counts as the
+    median; without costs every name costs the same), so that the boots,
+    which run side by side, end together; in a batch they keep their order."""
     rest = [b for b in names if b != BASELINE and b not in last]
     tail = [b for b in names if b in last]
     assert len(tail) <= n, f"{len(tail)} runs that wedge the board for good need {len(tail)} boots"
-    return [[BASELINE] + rest[i::n] + tail[i:i + 1] for i in range(n)]
+    costs = costs or {}
+    default = statistics.median(costs.values()) if costs else 0.0
+
+    def cost(name):
+        return costs.get(name, default) + PER_VARIANT_S
+    load = [cost(BASELINE) + (cost(tail[i]) if i < len(tail) else 0) for i in range(n)]
+    mine = [[] for _ in range(n)]
+    for name in sorted(rest, key=lambda b: -cost(b)):    # stable: equal costs keep their order
+        i = load.index(min(load))
+        mine[i].append(name)
+        load[i] += cost(name)
+    order = {b: k for k, b in enumerate(names)}
+    return [[BASELINE] + sorted(mine[i], key=order.get) + tail[i:i + 1] for i in range(n)]
 
 
 def boot_batches(batches, script_of, root, timeout, files=()):

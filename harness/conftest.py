@@ -14,6 +14,45 @@ import vboard  # noqa: E402
 
 SPEC = HERE.parent / "spec" / "controls-checklist.md"  # the rule book lives in the repository
 
+# make test runs two work units at a time (pytest-xdist, --dist loadgroup,
+# the Makefile's PYTEST_PAR). A unit is a test file: its tests share its
+# boots through module fixtures, so it must stay on one worker. A file
+# whose module fixture boots once per parameter (test_vimc.py: one kernel
+# each) is one unit per parameter, which the two workers can share out.
+SPLIT_BY_PARAM = ("test_vimc.py",)
+# xdist hands units out in collection order, one to whichever worker runs
+# dry. The costliest first (wall seconds of each unit in a make test on the
+# machine: the boots, their module builds and downloads), so that the short
+# host-only files fill in at the end instead of one worker waiting for the
+# other's last long boot. Units not named here come after, in file order.
+COSTLIEST_FIRST = (
+    "test_fixture_bugs.py", "test_lava.py", "test_uvc_faults.py", "test_vimc.py-6.12", "test_vivid_all.py",
+    "test_kbisect_board.py", "test_vimc.py-6.1", "test_vivid_e2e.py", "test_visl.py", "test_loopback.py",
+    "test_vicodec.py", "test_uvc_kernels.py", "test_restore_journal.py",
+    "test_device_lock.py", "test_fuzz.py", "test_coverage.py", "test_reports.py",
+)
+
+
+def unit_of(item):
+    """The work unit (xdist group) of a collected test."""
+    name = Path(str(item.fspath)).name
+    callspec = getattr(item, "callspec", None)
+    if name in SPLIT_BY_PARAM and callspec is not None:
+        # No brackets: xdist finds the group after the last '@' only when
+        # no ']' follows it.
+        return f"{name}-{callspec.id}"
+    return name
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Each test in its unit's xdist group, the costliest units first
+    (before xdist's own hook reads the groups)."""
+    rank = {u: i for i, u in enumerate(COSTLIEST_FIRST)}
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(unit_of(item)))
+    items.sort(key=lambda it: rank.get(unit_of(it), len(rank)))
+
 
 @pytest.fixture(scope="session")
 def built():

@@ -4,7 +4,11 @@ checks whose verdict differs between them, messages side by side: what
 changed in the kernel's control behaviour (issue 17).
 
 usage: matrix.py [--kernels REL,REL...|--all] [--board vivid] [--out reports/out] [--only GLOB]
+                 [--reuse REL=DIR]
   default kernels: the newest 6.1 and the newest 6.12 build Debian has (apt-cache)
+  --reuse REL=DIR: a run of the board on REL made already (DIR/results.json,
+  the same board, run-args and --only): judged against the board's
+  expectations instead of booting REL again (make test: test_vivid_e2e.py's boot)
 writes OUT/matrix.md and OUT/matrix.json, each kernel's run in OUT/matrix/RELEASE/
 exit: 0 written, 1 a kernel's run failed checks its expectations do not list,
       2 bad input (an unknown kernel, no builds found)
@@ -12,6 +16,7 @@ exit: 0 written, 1 a kernel's run failed checks its expectations do not list,
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -21,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
 import vboard  # noqa: E402
 from kbuilds import available_builds, debian_builds, version_key  # noqa: E402,F401
-from results import BadInput, load_results  # noqa: E402
+from results import BadInput, Expectations, compare, load_results  # noqa: E402
 
 def diff_runs(runs):
     """runs: [(kernel, results.json data)] -> rows of the checks whose verdict
@@ -51,8 +56,8 @@ def to_markdown(runs, rows, seconds):
     o.append("|---|---|---|---|---|---|---|")
     for k, d in runs:
         s = d["summary"]
-        o.append(f"| {k} | {s['total']} | {s['pass']} | {s['fail']} | {s['warn']} | {s['skip']} | "
-                 f"{seconds.get(k, 0):.0f} s |")
+        took = "reused" if seconds.get(k) is None else f"{seconds[k]:.0f} s"
+        o.append(f"| {k} | {s['total']} | {s['pass']} | {s['fail']} | {s['warn']} | {s['skip']} | {took} |")
     o += ["", f"## {len(rows)} checks whose verdict differs", ""]
     if rows:
         o.append("| check | rule | " + " | ".join(ks) + " |")
@@ -76,6 +81,16 @@ def run_kernel(rel, board, out, only):
     return subprocess.run(cmd, env=env).returncode
 
 
+def reused_status(board, results):
+    """run_board's verdict on a run made already: 1 when it failed checks
+    the board's expectations do not list (its boot judged the kernel log)."""
+    exp = Expectations(vboard.TOP / "fixtures" / "boards" / f"{board}.expect")
+    regressions = compare(load_results(results), exp)["regressions"]
+    for r in regressions:
+        print(f"REGRESSION {r['name']} [{r.get('rule')}]: {r.get('message')}")
+    return 1 if regressions else 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="the suite on several kernel builds; the verdicts that differ")
     ap.add_argument("--kernels", help="comma-separated releases, e.g. 6.1.0-57-amd64,6.12.118+deb12-amd64")
@@ -83,7 +98,16 @@ def main(argv=None):
     ap.add_argument("--board", default="vivid")
     ap.add_argument("--out", default=str(vboard.TOP / "reports" / "out"))
     ap.add_argument("--only", help="run only checks matching this glob")
+    ap.add_argument("--reuse", action="append", default=[], metavar="REL=DIR",
+                    help="take REL's run from DIR/results.json instead of booting it")
     a = ap.parse_args(argv)
+    reuse = {}
+    for r in a.reuse:
+        rel, _, d = r.partition("=")
+        if not d or not (Path(d) / "results.json").is_file():
+            print(f"matrix: --reuse {r}: no DIR/results.json (REL=DIR)", file=sys.stderr)
+            return 2
+        reuse[rel] = Path(d)
     if a.kernels:
         kernels = [k.strip() for k in a.kernels.split(",") if k.strip()]
     else:
@@ -95,10 +119,15 @@ def main(argv=None):
     out = Path(a.out)
     runs, seconds, status = [], {}, 0
     for k in kernels:
-        print(f"== matrix: kernel {k}", flush=True)
+        print(f"== matrix: kernel {k}" + (f", the run in {reuse[k]}" if k in reuse else ""), flush=True)
         t0 = time.monotonic()
-        st = run_kernel(k, a.board, out / "matrix" / k, a.only)
-        seconds[k] = time.monotonic() - t0
+        if k in reuse:
+            (out / "matrix" / k).mkdir(parents=True, exist_ok=True)
+            shutil.copy(reuse[k] / "results.json", out / "matrix" / k / "results.json")
+            st, seconds[k] = reused_status(a.board, out / "matrix" / k / "results.json"), None
+        else:
+            st = run_kernel(k, a.board, out / "matrix" / k, a.only)
+            seconds[k] = time.monotonic() - t0
         if st == 2:
             return 2
         status = status or (1 if st else 0)
@@ -110,10 +139,11 @@ def main(argv=None):
     rows = diff_runs(runs)
     (out / "matrix.md").write_text(to_markdown(runs, rows, seconds))
     (out / "matrix.json").write_text(json.dumps({
-        "kernels": [{"release": k, "summary": d["summary"], "seconds": round(seconds.get(k, 0), 1)} for k, d in runs],
+        "kernels": [{"release": k, "summary": d["summary"],
+                     "seconds": None if seconds.get(k) is None else round(seconds[k], 1)} for k, d in runs],
         "differences": rows}, indent=1, ensure_ascii=False) + "\n")
     print(f"== matrix: {len(runs)} kernels, {len(rows)} checks differ; {out}/matrix.md, {out}/matrix.json "
-          f"({sum(seconds.values()):.0f} s)")
+          f"({sum(v for v in seconds.values() if v):.0f} s)")
     return status
 
 

@@ -132,8 +132,10 @@ def _uapi_headers(kernel):
     fetched as the module builds fetch them (kernel-headers.sh)."""
     import subprocess
     from pathlib import Path
+    import os
+    cache = os.environ.get("VBOARD_CACHE") or str(vboard.TOP / "fixtures/vboard/cache")   # as the board's
     rel = HEADER_BUILDS[kernel] or subprocess.run(
-        [str(vboard.TOP / "fixtures/vboard/fetch-kernel.sh"), str(vboard.TOP / "fixtures/vboard/cache")],
+        [str(vboard.TOP / "fixtures/vboard/fetch-kernel.sh"), cache],
         capture_output=True, text=True, check=True).stdout.strip()
     kdir = subprocess.run([str(vboard.TOP / "fixtures/drivers/kernel-headers.sh"), rel],
                           capture_output=True, text=True, check=True).stdout.strip()

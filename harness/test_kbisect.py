@@ -128,6 +128,30 @@ def test_kernel_headers_names_a_missing_program_with_128(tmp_path, btf, missing,
         assert p.stdout.strip() == str(kdir)
 
 
+def test_kernel_headers_hold_no_absolute_path(tmp_path):
+    """The headers' Makefile includes the common headers' relative to
+    itself: a cache unpacked elsewhere (here: at a path that is gone, as a
+    moved or re-cloned checkout's) is rewritten once, and still builds
+    after the cache moves again."""
+    rel = "6.1.999-amd64"
+    kdir = fake_headers(tmp_path / "cache", rel, False)
+    common = kdir.parent / "linux-headers-6.1.999-common"
+    common.mkdir()
+    (common / "Makefile").write_text("where:\n\t@echo $(realpath $(dir $(lastword $(MAKEFILE_LIST))))\n")
+    (kdir / "Makefile").write_text(f"include /gone/fixtures/vboard/cache/headers-{rel}/root/usr/src/{common.name}/Makefile\n")
+    for cache in (tmp_path / "cache", tmp_path / "moved"):
+        if cache.name == "moved":
+            (tmp_path / "cache").rename(cache)
+        p = subprocess.run(["sh", str(HEADERS_SH), rel], env={"PATH": "/usr/bin:/bin", "VBOARD_CACHE": str(cache)},
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        here = Path(p.stdout.strip())
+        assert here.is_relative_to(cache), p.stdout
+        assert "/gone/" not in (here / "Makefile").read_text() and "include /" not in (here / "Makefile").read_text()
+        m = subprocess.run(["make", "-s", "-C", str(here), "where"], capture_output=True, text=True)
+        assert m.returncode == 0 and m.stdout.strip() == str(here.parent / common.name), m.stdout + m.stderr
+
+
 def test_cause_is_the_line_naming_what_is_missing():
     out = ("  CC [M]  x.o\n/bin/sh: 1: pahole: not found\nmake[3]: *** [Makefile.modfinal:64: x.ko] Error 127\n"
            "make[2]: *** [Makefile:1: modules] Error 2\n")

@@ -21,6 +21,7 @@ import sys
 
 import pytest
 
+import board_batches as bb
 import fixture_bugs as fb
 import uvc_faults as uf
 import vboard
@@ -68,7 +69,8 @@ def runs(built):
         dirs = fb.last_dirs(root, faults)
     else:
         only = None if FULL else fb.only_args(faults, CATALOGUE)
-        dirs, boots = uf.run_batches(faults, root, n=2, only=only, compliance=FULL)
+        dirs, boots = uf.run_batches(faults, root, n=2, only=only, compliance=FULL,
+                                     costs=None if FULL else bb.read_costs("uvc"))
         for b in boots:
             assert not b.hung, f"a board hung: {b.share}/console.log"
     runs = {f: fb.BugRun(f, d) for f, d in dirs.items()}

@@ -1,7 +1,9 @@
 """End to end on the virtual board: the whole suite on vivid (a real kernel
-driver in QEMU), in one boot."""
+driver in QEMU), in one boot; and make matrix, whose 6.1 leg is that boot."""
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -135,3 +137,37 @@ def test_list_names_every_instance(board, results):
 
 def test_no_match_is_untestable_for_bisect(board):
     assert (board.share / "nomatch.exit").read_text().strip() == "125"
+
+
+# -- make matrix, the default one (issue 17) -----------------------------------
+
+MATRIX_OUT = vboard.TOP / "reports" / "out"
+
+
+def test_default_matrix_writes_the_table_and_no_kernel_fails(board):
+    """vivid on the newest 6.1 and the newest 6.12 build Debian has, the
+    table written, and no unexpected failure on either kernel (matrix.py
+    exits 1 then). The 6.1 leg is this file's boot (--reuse: the same board,
+    setup and run-args, on the board's kernel, which is the newest 6.1
+    build): make test boots vivid on 6.1 once, not twice; 6.12 boots."""
+    rel = (vboard.OUT / "kernel.release").read_text().strip()
+    p = subprocess.run([sys.executable, str(vboard.TOP / "harness" / "matrix.py"), "--out", str(MATRIX_OUT),
+                        "--reuse", f"{rel}={board.share / 'out'}"], capture_output=True, text=True, timeout=1800)
+    sys.stdout.write(p.stdout[-3000:])
+    assert p.returncode == 0, f"matrix.py exit {p.returncode}: {p.stderr[-2000:]}"
+    md, js = MATRIX_OUT / "matrix.md", MATRIX_OUT / "matrix.json"
+    assert md.exists() and js.exists()
+    data = json.loads(js.read_text())
+    kernels = [k["release"] for k in data["kernels"]]
+    assert len(kernels) == 2 and kernels[0].startswith("6.1.0-") and kernels[1].startswith("6.12."), kernels
+    for k in data["kernels"]:
+        assert k["summary"]["total"] > 1000 and k["summary"]["fail"] == 0, k  # vivid.expect lists no failure
+    print(f"6.1 leg: {'this boot' if data['kernels'][0]['seconds'] is None else 'booted (not the board kernel)'}")
+    # The differing checks, messages side by side (in the test's output).
+    print(f"{len(data['differences'])} checks differ between {' and '.join(kernels)}")
+    for r in data["differences"]:
+        print(" | ".join([r["name"]] + [f"{r['verdicts'][k] or 'absent'}: {r['messages'][k][:80]}" for k in kernels]))
+    # 6.12's vivid has a control 6.1's has not (issue 17): the table must show it.
+    arrays = [r for r in data["differences"] if r["name"].endswith("/s32-2-element-array")]
+    assert arrays and all(r["verdicts"][kernels[0]] is None and r["verdicts"][kernels[1]] for r in arrays)
+    assert f"## {len(data['differences'])} checks whose verdict differs" in md.read_text()

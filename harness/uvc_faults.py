@@ -97,11 +97,11 @@ def batch_script(faults, device="/dev/video0", only=None, compliance=True):
     return "\n".join(lines) + "\n"
 
 
-def run_batches(faults, root, n=2, timeout=5400, only=None, compliance=True):
+def run_batches(faults, root, n=2, timeout=5400, only=None, compliance=True, costs=None):
     """n boards in parallel, each starting with the well-behaved camera;
-    `only` and `compliance` as for batch_script. Returns {fault: result dir}
-    and every boot's BoardRun."""
-    return bb.boot_batches(bb.split_batches(faults, n),
+    `only` and `compliance` as for batch_script, `costs` as for
+    split_batches. Returns {fault: result dir} and every boot's BoardRun."""
+    return bb.boot_batches(bb.split_batches(faults, n, costs=costs),
                            lambda batch: batch_script(batch, only=only, compliance=compliance), root, timeout)
 
 

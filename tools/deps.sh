@@ -22,9 +22,10 @@
 #            (no apache2) and with the package scripts' service starts
 #            refused (a policy-rc.d for the time of the install): this
 #            machine gets no system-wide LAVA nor PostgreSQL running.
-# Kernel headers for the fixture driver: fixtures/vboard/fetch-kernel.sh --headers.
-# v4l2loopback-dkms is downloaded (apt-get download, not installed: dkms would build it for the
-# host) by fixtures/drivers/v4l2loopback/build.sh; it needs only those headers and dpkg-deb.
+# Kernel headers for the module builds (the fixture driver, v4l2loopback, the media test
+# drivers): downloaded and unpacked into the kernel cache by fixtures/drivers/kernel-headers.sh,
+# never installed. v4l2loopback-dkms is downloaded (apt-get download, not installed: dkms would
+# build it for the host) by fixtures/drivers/v4l2loopback/build.sh; it needs only those headers and dpkg-deb.
 set -eu
 pkgs="" need_arm64=0 no_start=0
 for g in "$@"; do
