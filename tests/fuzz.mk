@@ -13,10 +13,10 @@ fuzz: fuzz-profile fuzz-expect fuzz-results
 
 fuzz-build: $(BUILD)/fuzz/fuzz_profile
 
-$(BUILD)/fuzz/fuzz_profile: tests/fuzz/fuzz_profile.c lib/image/profile.c lib/image/stats.c lib/image/profile.h lib/image/stats.h
+$(BUILD)/fuzz/fuzz_profile: tests/fuzz/fuzz_profile.c lib/image/profile.c lib/image/stats.c lib/image/frame.c lib/image/profile.h lib/image/stats.h lib/image/frame.h
 	@tools/deps.sh fuzz
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_profile.c lib/image/profile.c lib/image/stats.c -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_profile.c lib/image/profile.c lib/image/stats.c lib/image/frame.c -lm
 
 fuzz-profile: $(BUILD)/fuzz/fuzz_profile
 	@rm -rf $(BUILD)/fuzz/new-profile && mkdir -p $(BUILD)/fuzz/new-profile $(BUILD)/fuzz/crashes
