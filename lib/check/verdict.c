@@ -122,6 +122,9 @@ void v_run_check(void (*fn)(const struct check_ctx *), const struct check_ctx *c
 	run_cx = cx;
 	made_active = false;
 	fd_keep_note(&run_fds);
+	/* Its own handle, opened for it after the process's base set. */
+	if (cx->dev && cx->dev->fd >= 0 && cx->dev->fd < FD_KEEP_MAX)
+		run_fds.open[cx->dev->fd] = true;
 	/* longjmp'd to from v_skip_if_inactive_refused: the check from its
 	 * start, the control active now */
 	setjmp(run_again);

@@ -22,9 +22,20 @@ static int list_fds(int *fds, int max)
 	return n;
 }
 
+static const bool *base;
+
+void fd_keep_use_base(const bool *open)
+{
+	base = open;
+}
+
 void fd_keep_note(struct fd_keep *k)
 {
 	int fds[FD_KEEP_MAX];
+	if (base) {
+		memcpy(k->open, base, sizeof(k->open));
+		return;
+	}
 	memset(k, 0, sizeof(*k));
 	for (int i = 0, n = list_fds(fds, FD_KEEP_MAX); i < n; i++)
 		if (fds[i] >= 0 && fds[i] < FD_KEEP_MAX)

@@ -1,5 +1,6 @@
 /* The shared test process (see run_batch.h). */
 #include "run/run_batch.h"
+#include "dev/fd_keep.h"
 #include "run/assert_catch.h"
 #include "run/reclog.h"
 #include <check.h>
@@ -85,7 +86,7 @@ static void flush_verdicts(void)
  * the checks opens descriptors in this process, so after that clean-up the
  * open ones are kept ones. Threads: the link count of /proc/self/task is
  * 2 + the number of threads (the kernel's proc_task_getattr), one fstat. */
-static bool c_keep[1024];
+static bool c_keep[FD_KEEP_MAX];
 static int c_hi = 2, c_task_fd = -1;
 static nlink_t c_task_links;
 
@@ -96,7 +97,7 @@ static void keep_open_fds(void)
 	int own = d ? dirfd(d) : -1;
 	while (d && (e = readdir(d))) {
 		int fd = atoi(e->d_name);
-		if (e->d_name[0] != '.' && fd != own && fd < 1024) {
+		if (e->d_name[0] != '.' && fd != own && fd < FD_KEEP_MAX) {
 			c_keep[fd] = true;
 			if (fd > c_hi)
 				c_hi = fd;
@@ -106,7 +107,7 @@ static void keep_open_fds(void)
 		closedir(d);
 	struct stat st;
 	c_task_fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (c_task_fd >= 0 && c_task_fd < 1024 && !fstat(c_task_fd, &st)) {
+	if (c_task_fd >= 0 && c_task_fd < FD_KEEP_MAX && !fstat(c_task_fd, &st)) {
 		c_task_links = st.st_nlink;
 		c_keep[c_task_fd] = true;
 		if (c_task_fd > c_hi)
@@ -204,6 +205,7 @@ static bool read_full(int fd, void *buf, size_t len)
 static void shared_main(int cmd, int done)
 {
 	keep_open_fds();
+	fd_keep_use_base(c_keep);	/* v_run_check's note: a copy, no listing */
 	struct command h;
 	while (read_full(cmd, &h, sizeof(h))) {
 		int *idx = calloc(h.n + 1, sizeof(*idx));
