@@ -155,8 +155,8 @@ test-full: unit
 	V4L2C_TEST_FULL=1 $(PYTEST) -v $(PYTEST_PAR) --durations=15 harness
 
 # The suite on several Debian kernel builds and the verdicts that differ
-# (reports/out/matrix.md, .json): KERNELS=REL,REL (default: the newest 6.1 and
-# 6.12), MATRIX_ARGS=--all for every build. About 45 s a kernel (90 s for two, warm).
+# (reports/out/matrix.md, .json): KERNELS=REL,REL (default: the newest installable
+# 6.1, 6.12 and 7.x backport, resolved at run time), MATRIX_ARGS=--all for every build. About 45 s a kernel (90 s for two, warm).
 matrix: all
 	@tools/deps.sh $(RUN_DEPS)
 	/usr/bin/python3 harness/matrix.py $(if $(KERNELS),--kernels '$(KERNELS)') $(if $(ONLY),--only '$(ONLY)') $(MATRIX_ARGS)
