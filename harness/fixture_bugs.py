@@ -356,15 +356,27 @@ def detection_table(catalogue, runs):
     return rows
 
 
+def compliance_version_of(runs):
+    """The v4l2-compliance version the runs' outputs print (the first that
+    does), or None."""
+    for r in runs.values():
+        v = vboard.compliance_version(r.path / "compliance.txt")
+        if v:
+            return v
+    return None
+
+
 FIXTURE_TITLE = "# Fixture driver: which tool catches which bug"
 FIXTURE_INTRO = ("Each bug is one mistake injected into the v4l2c-fixture driver (bug=NAME, see "
                  "fixtures/drivers/v4l2c-fixture/bugs.tsv), run on the virtual board. "
                  "'caught' = at least one new failure relative to bug=none; 'warning' = only new warnings.")
 
 
-def write_detection(rows, out_dir, name="fixture-detection", title=FIXTURE_TITLE, intro=FIXTURE_INTRO):
+def write_detection(rows, out_dir, name="fixture-detection", title=FIXTURE_TITLE, intro=FIXTURE_INTRO,
+                    version=None):
     """reports/out/<name>.{json,md} (the fixture driver's by default; the
-    emulated camera's faults use the same table)."""
+    emulated camera's faults use the same table); `version`: the
+    v4l2-compliance that ran (compliance_version_of)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     totals = {tool: {v: sum(1 for r in rows if r[tool] == v) for v in ("fail", "warn", "no", "error")}
@@ -372,7 +384,8 @@ def write_detection(rows, out_dir, name="fixture-detection", title=FIXTURE_TITLE
     both = sum(1 for r in rows if r["conform"] != "no" and r["compliance"] != "no")
     only_conform = sum(1 for r in rows if r["conform"] != "no" and r["compliance"] == "no")
     only_compliance = sum(1 for r in rows if r["conform"] == "no" and r["compliance"] != "no")
-    summary = {"bugs": len(rows), "totals": totals, "both": both, "only_conform": only_conform,
+    summary = {"bugs": len(rows), "compliance_version": version, "totals": totals, "both": both,
+               "only_conform": only_conform,
                "only_compliance": only_compliance,
                "neither": sum(1 for r in rows if r["conform"] == "no" and r["compliance"] == "no")}
     (out_dir / f"{name}.json").write_text(json.dumps({"summary": summary, "bugs": rows}, indent=1))
@@ -383,8 +396,9 @@ def write_detection(rows, out_dir, name="fixture-detection", title=FIXTURE_TITLE
         if r[tool] == "fail" and notes and notes[0].startswith("did not finish"):
             text += f" ({notes[0]})"
         return text
-    md = [title, "", intro, "",
-          "| bug | kind | rule | v4l2-conform | v4l2-compliance | catalogue |",
+    ver = version or "(version not printed)"
+    md = [title, "", intro, f" v4l2-compliance: {ver}, Debian 13's, on the same board.", "",
+          f"| bug | kind | rule | v4l2-conform | v4l2-compliance {ver} | catalogue |",
           "|---|---|---|---|---|---|"]
     for r in rows:
         md.append(f"| {r['bug']} | {r['kind']} | {r['rule']} | {cell(r, 'conform', [])} | "

@@ -107,15 +107,16 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
           f"board {time.monotonic() - t0:.1f} s (boot + suites)")
     guest = vboard.guest_suite_seconds(share)
     comp = vboard.compliance_figures(share)
+    comp_ver = vboard.compliance_version(share / "compliance.txt")
     if comp:
         shutil.copy(share / "compliance.txt", out / "compliance.txt")
         print(f"== side by side, same boot: v4l2-conform {total['total']} checks, {total['fail']} fail"
               + (f", {guest:.1f} s" if guest is not None else "")
-              + f"; v4l2-compliance -m {comp[0]} tests, {comp[1]} failed, {comp[2]} warnings, {comp[3]:.1f} s "
+              + f"; v4l2-compliance {comp_ver or '(version not printed)'} -m {comp[0]} tests, {comp[1]} failed, {comp[2]} warnings, {comp[3]:.1f} s "
               f"({out}/compliance.txt)")
         s = json.loads((out / "summary.json").read_text())
         s["side_by_side"] = {"v4l2_conform": {"checks": total["total"], "fail": total["fail"], "seconds": guest},
-                             "v4l2_compliance": {"tests": comp[0], "failed": comp[1], "warnings": comp[2],
+                             "v4l2_compliance": {"version": comp_ver, "tests": comp[0], "failed": comp[1], "warnings": comp[2],
                                                  "seconds": round(comp[3], 2)}}
         (out / "summary.json").write_text(json.dumps(s, indent=1) + "\n")
     print(f"== results: {out}/NODE/results.json, junit.xml, results.tap, report.html; {out}/summary.json")

@@ -4,7 +4,8 @@ v4l2-conform fail exactly the checks the catalogue names, and bug=none must
 pass with zero failures. Bugs marked 'uncaught' are strict xfails (they show
 in the output, and turn into errors once the suite catches them); 'warn'
 bugs must give warnings only. Also writes the side-by-side detection table
-(v4l2-conform vs v4l2-compliance) to reports/out/fixture-detection.{md,json}.
+(v4l2-conform vs Debian 13's v4l2-compliance, its version in the header) to
+reports/out/fixture-detection.{md,json}.
 """
 import json
 import os
@@ -85,7 +86,7 @@ def runs(built):
     runs = {bug: fb.BugRun(bug, d) for bug, d in dirs.items()}
     if FULL and runs[fb.BASELINE].ran:
         rows = fb.detection_table(CATALOGUE, runs)
-        summary = fb.write_detection(rows, vboard.TOP / "reports" / "out")
+        summary = fb.write_detection(rows, vboard.TOP / "reports" / "out", version=fb.compliance_version_of(runs))
         print(f"\nfixture detection: {summary}")
     return runs
 

@@ -54,6 +54,17 @@ def test_compliance_figures(tmp_path):
     assert vboard.compliance_figures(tmp_path) == (561, 1, 2, 3.5)
 
 
+def test_compliance_version(tmp_path):
+    """The side-by-side names the v4l2-compliance that ran (Debian 13's, resolved when the board is
+    built), from the first line it prints."""
+    p = tmp_path / "compliance.txt"
+    assert vboard.compliance_version(p) is None
+    p.write_text("v4l2-compliance 1.30.1, 64 bits, 64-bit time_t\n\nCompliance test for vivid device /dev/video0:\n")
+    assert vboard.compliance_version(p) == "1.30.1"
+    p.write_text("Segmentation fault\n")
+    assert vboard.compliance_version(p) is None
+
+
 def test_compliance_figures_absent(tmp_path):
     assert vboard.compliance_figures(tmp_path) is None
     (tmp_path / "compliance.txt").write_text("Segmentation fault\n")

@@ -107,4 +107,5 @@ def run_batches(faults, root, n=2, timeout=5400, only=None, compliance=True, cos
 
 def write_detection(catalogue, runs, out_dir):
     rows = fb.detection_table(catalogue, runs)
-    return rows, fb.write_detection(rows, out_dir, name="uvc-fault-detection", title=TITLE, intro=INTRO)
+    return rows, fb.write_detection(rows, out_dir, name="uvc-fault-detection", title=TITLE, intro=INTRO,
+                                    version=fb.compliance_version_of(runs))

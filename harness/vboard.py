@@ -182,6 +182,15 @@ def media_script(media, setup, args=""):
         "echo \"$a $(cut -d' ' -f1 /proc/uptime)\" > /share/compliance.time", ""]).replace("{media}", media)
 
 
+def compliance_version(path: Path):
+    """The version v4l2-compliance printed at the top of its output (the
+    board carries what Debian 13 offers, resolved when the board is built:
+    fixtures/vboard/v4l-utils-1.30.sh), e.g. '1.30.1', or None."""
+    text = path.read_text(errors="replace") if path.exists() else ""
+    m = re.search(r"^v4l2-compliance (\d+\.\d+\.\d+)", text, re.M)
+    return m.group(1) if m else None
+
+
 def compliance_figures(share: Path):
     """(tests, failed, warnings, guest seconds) of a media_script()'s
     v4l2-compliance run from its last summary line, or None."""

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The arm64 virtual board: qemu-system-aarch64 (-M virt, -cpu max, TCG) with
 # Debian's arm64 kernel (linux-image-arm64's dependency, resolved at build
-# time), arm64 busybox-static and vivid, reusing fixtures/vboard's scripts.
+# time), arm64 busybox-static and vivid, reusing fixtures/vboard's scripts;
+# Debian 13's arm64 v4l2-compliance rides along (v4l-utils-1.30.sh).
 #   arm64-board.sh build [FILE[:DEST]...]   fetch (cached) and build the initramfs
 #                                           with build-arm64/bin/* and FILEs in it
 #   arm64-board.sh run SHARE_DIR [TIMEOUT]  boot once and run SHARE_DIR/job.sh
@@ -39,6 +40,13 @@ build)
     echo "$rel" > "$out/kernel.release"
     extras=""
     for f in "$bins"/*; do [ -f "$f" ] && [ -x "$f" ] && extras="$extras $f"; done
+    # Debian 13's arm64 v4l2-compliance (fixtures/vboard/v4l-utils-1.30.sh),
+    # its own loader and libraries, for the side-by-side run of arm64-check.sh.
+    if v4lu=$("$vb/v4l-utils-1.30.sh" fetch "$cache" arm64); then
+        extras="$extras $v4lu/board:/usr/lib/v4l2-conform/v4l-utils $v4lu/board-wrapper:/usr/bin/v4l2-compliance"
+    else
+        echo "arm64-board: no Debian 13 v4l2-compliance on this board" >&2
+    fi
     # shellcheck disable=SC2086
     VBOARD_BUSYBOX=$(busybox_arm64) "$vb/mkinitramfs.sh" "$kroot" "$rel" "$out/initramfs.cpio.gz" $extras "$@"
     echo "arm64-board: kernel $rel, initramfs $(du -h "$out/initramfs.cpio.gz" | cut -f1)" >&2

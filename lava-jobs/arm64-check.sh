@@ -3,7 +3,8 @@
 # the results with the board's expectations (reports/compare.py): `make arm64-check`.
 # usage: arm64-check.sh [SHARE_DIR] [TIMEOUT_S] [ONLY]
 #   SHARE_DIR  where the run is kept (default build-arm64/vboard/run): the
-#              suite's out/ (results.json), console.log, dmesg.txt, conform.exit
+#              suite's out/ (results.json), console.log, dmesg.txt, conform.exit,
+#              and v4l2-compliance's (Debian 13's) compliance.txt beside it
 #   ONLY       a v4l2-conform --only glob list (default: every check)
 # Exit status: 0 the suite ran to the end with no unexpected failure.
 set -eu
@@ -27,6 +28,13 @@ st=\$?
 t1=\$(cut -d' ' -f1 /proc/uptime)
 echo "\$st" > /share/conform.exit
 echo "\$t0 \$t1" > /share/conform.time
+# Side by side: Debian 13's v4l2-compliance on the same node, same boot
+# (no stdbuf on this board: the host's is amd64).
+if [ -x /usr/bin/v4l2-compliance ]; then
+  a=\$(cut -d' ' -f1 /proc/uptime)
+  v4l2-compliance -d ${dev:-/dev/video0} > /share/compliance.txt 2>&1
+  echo "\$a \$(cut -d' ' -f1 /proc/uptime)" > /share/compliance.time
+fi
 exit \$st
 JOB
 set +e
@@ -40,4 +48,9 @@ case "$st" in
 esac
 grep -q '^aarch64$' "$share/console.log" || { echo "arm64-check: the board is not aarch64?" >&2; exit 1; }
 echo "arm64-check: suite time in the guest: $(awk '{printf "%.1f s", $2 - $1}' "$share/conform.time")"
+if [ -f "$share/compliance.time" ]; then
+    echo "arm64-check: beside it, $(sed -n 's/^\(v4l2-compliance [0-9.]*\).*/\1/p' "$share/compliance.txt" | head -n1):" \
+         "$(grep '^Total for' "$share/compliance.txt" | tail -n1 | sed 's/^Total for [^:]*: //'), " \
+         "$(awk '{printf "%.1f s", $2 - $1}' "$share/compliance.time") in the guest"
+fi
 /usr/bin/python3 "$top/reports/compare.py" "$share/out/results.json" --expect "$expect"

@@ -5,7 +5,8 @@
 # usr/share/v4l2-conform/profiles/.
 # usage: mkbundle.sh SUITE_BINARY OUT.tar.gz [FILE:DEST]...
 #   FILE:DEST  more files, DEST a path under /usr on the board (e.g. the
-#              fixture driver, v4l2c_fixture.ko:/usr/lib/v4l2-conform/v4l2c_fixture.ko)
+#              fixture driver, v4l2c_fixture.ko:/usr/lib/v4l2-conform/v4l2c_fixture.ko);
+#              a directory FILE is copied as a tree
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$1 out=$2
@@ -23,6 +24,11 @@ done
 for spec in "$@"; do
     src=${spec%%:*} dest=${spec#*:}
     case "$dest" in /usr/*) ;; *) echo "mkbundle: '$spec': DEST must be a path under /usr" >&2; exit 2 ;; esac
+    if [ -d "$src" ]; then
+        # A tree as it is (e.g. Debian 13's arm64 v4l2-compliance with its
+        # loader, fixtures/vboard/v4l-utils-1.30.sh: board:/usr/lib/v4l2-conform/v4l-utils).
+        mkdir -p "$stage$dest"; cp -a "$src/." "$stage$dest/"; continue
+    fi
     mkdir -p "$stage$(dirname "$dest")"
     cp -L "$src" "$stage$dest"
 done
