@@ -149,7 +149,8 @@ def render(data, base, expect=None, titles=None, docs=None):
          f"<p>Overall verdict: <b style='color:{COLOURS['pass' if overall.startswith('PASS') else 'fail']}'>"
          f"{overall}</b></p><table>"]
     for k, label in (("device", "Device node"), ("driver", "Driver"), ("card", "Card"), ("bus_info", "Bus"),
-                     ("driver_version", "Driver version"), ("kernel", "Kernel"), ("suite_version", "v4l2-conform"),
+                     ("driver_version", "Driver version"), ("kernel", "Kernel"),
+                     ("rule_book", "Rule book (kernel series judged by)"), ("suite_version", "v4l2-conform"),
                      ("started", "Run started (UTC)"), ("duration_s", "Duration (s)"), ("host", "Host")):
         o.append(f"<tr><th>{label}</th><td>{esc(run.get(k))}</td></tr>")
     o.append("</table><p>")
