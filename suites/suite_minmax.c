@@ -7,7 +7,7 @@
  * These rules exist from 6.15 on. On an older kernel the checks are
  * recorded skips: its rule book has no MIN/MAX, and a control there that
  * carries the flag is the flag checks' finding (enum/flags), not ours. */
-#include "ctrl/kseries.h"
+#include "ctrl/rulebook.h"
 #include "ctrl/minmax.h"
 #include "ctrl/ctrl_type.h"
 #include "ctrl/ctrl_value.h"
@@ -47,12 +47,13 @@ static void fresh(const struct check_ctx *cx, struct ctrl *c)
 /* The kernel's rule book first: before 6.15 there is no MIN/MAX to judge. */
 static bool kernel_has_rules(const char **why)
 {
-	if (kseries_has_minmax())
+	const struct rb_kernel *k = rb_running();
+	if (rb_judge(k, RB_WHICH, V4L2_CTRL_WHICH_MIN_VAL, NULL) == RB_KNOWN)
 		return true;
-	static char buf[160];
+	static char buf[320], book[16];
 	snprintf(buf, sizeof(buf),
-		 "the running kernel (%s) predates WHICH_MIN_VAL/MAX_VAL (6.15): its rule book has no MIN/MAX",
-		 kseries_str(kseries_running()));
+		 "the running kernel (%s, rule book %s) predates WHICH_MIN_VAL/MAX_VAL (6.15): no MIN/MAX to judge",
+		 k->release, rb_ver_str(k->book, book, sizeof(book)));
 	*why = buf;
 	return false;
 }

@@ -1,25 +1,24 @@
-/* MIN/MAX judgements and the kernel series (lib/ctrl/minmax.c, kseries.c):
+/* MIN/MAX judgements and the kernel series (lib/ctrl/minmax.c, rulebook.c):
  * the negative cases of the minmax checks that need no device. */
 #include "unit.h"
-#include "ctrl/kseries.h"
+#include "ctrl/rulebook.h"
 #include "ctrl/minmax.h"
 #include <stdlib.h>
 #include <string.h>
 
 START_TEST(test_series)
 {
-	ck_assert_int_eq(kseries_parse("7.3.4+deb13-amd64"), KSERIES(7, 3));
-	ck_assert_int_eq(kseries_parse("6.1.0-57-amd64"), KSERIES(6, 1));
-	ck_assert_int_eq(kseries_parse("6.12.118+deb12-amd64"), KSERIES(6, 12));
-	ck_assert_int_eq(kseries_parse("6.15"), KSERIES(6, 15));
-	ck_assert_int_eq(kseries_parse("garbage"), 0);
-	ck_assert_int_eq(kseries_parse("7"), 0);
-	ck_assert_int_eq(kseries_parse("7.x"), 0);
-	/* 6.12 < 6.15 <= 7.3: numeric, not textual, order */
-	ck_assert(kseries_parse("6.12.1") < KSERIES_MINMAX);
-	ck_assert(kseries_parse("6.15.0") >= KSERIES_MINMAX);
-	ck_assert(kseries_parse("7.3.4") >= KSERIES_MINMAX);
-	ck_assert_str_eq(kseries_str(KSERIES(7, 3)), "7.3");
+	/* The minmax checks apply where the rule book has WHICH_MIN_VAL: from
+	 * 6.15 on (numeric, not textual, order), also past the newest book. */
+	static const struct { const char *rel; bool has; } k[] = {
+		{ "6.1.0-57-amd64", false }, { "6.12.118+deb12-amd64", false }, { "6.15.0", true },
+		{ "7.3.4+deb13-amd64", true }, { "7.4.1", true }, { "8.0", true },
+	};
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct rb_kernel rk;
+		rb_kernel_from_release(&rk, k[i].rel);
+		ck_assert_msg((rb_judge(&rk, RB_WHICH, V4L2_CTRL_WHICH_MIN_VAL, NULL) == RB_KNOWN) == k[i].has, "%s", k[i].rel);
+	}
 }
 END_TEST
 
