@@ -182,8 +182,8 @@ const char *rb_why(const struct rb_kernel *k, enum rb_kind kind, uint32_t value,
 				 k->release, kb, c->rule);
 		break;
 	case RB_NEWER:
-		snprintf(buf, len, "%s 0x%x: newer than this suite's rule book (covers up to %s; kernel %s)",
-			 rb_kind_name(kind), value, nb, k->release);
+		snprintf(buf, len, "%s 0x%x on kernel %s: newer than this suite's rule book (covers up to %s)",
+			 rb_kind_name(kind), value, k->release, nb);
 		break;
 	case RB_UNKNOWN:
 		snprintf(buf, len, "%s 0x%x is in no rule book, and kernel %s is covered by rule book %s",
