@@ -237,6 +237,14 @@ class BugRun:
         return (self.path / "conform" / "nodes.status").exists()
 
     @property
+    def series(self):
+        """The kernel series the run judged by (its results.json), or None."""
+        p = self.path / "conform" / "results.json"
+        if not p.exists():
+            return None
+        return kernel_series(json.loads(p.read_text()).get("run", {}).get("kernel"))
+
+    @property
     def ran(self):
         return (self.path / "conform" / "results.json").exists() or self.media
 
@@ -410,6 +418,35 @@ def write_detection(rows, out_dir, name="fixture-detection", title=FIXTURE_TITLE
            f"only v4l2-compliance {only_compliance}, neither {summary['neither']}.", ""]
     (out_dir / f"{name}.md").write_text("\n".join(md))
     return summary
+
+
+# Interfaces a kernel series gained: the fixture implements them (and their
+# bugs) only from that release on (fx_compat.h FX_MINMAX), and the checks of
+# them are recorded skips before it (suites/suite_minmax.c, lib/ctrl/kseries.c).
+SINCE_BUGS = {"minmax-": (6, 15)}
+SINCE_CHECKS = {"minmax/": (6, 15)}
+
+
+def kernel_series(kernel):
+    """'Linux 6.1.0-57-amd64 x86_64' or '7.3.4+deb13-amd64' -> (6, 1); None
+    when it names no release."""
+    m = re.search(r"(?:^|\s)(\d+)\.(\d+)", kernel or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _since(name, table, series):
+    need = next((v for k, v in table.items() if name.startswith(k)), None)
+    return need is None or series is None or series >= need
+
+
+def bug_applies(bug, series):
+    """The bug's code exists in the module built for this kernel series."""
+    return _since(bug, SINCE_BUGS, series)
+
+
+def check_applies(template, series):
+    """The check can run (not only skip) on this kernel series."""
+    return _since(template, SINCE_CHECKS, series)
 
 
 def check_templates(conform=vboard.BUILD / "bin" / "v4l2-conform"):
