@@ -151,6 +151,11 @@ enum rb_verdict rb_judge(const struct rb_kernel *k, enum rb_kind kind, uint32_t 
 	return k->ver >= c->first ? RB_MAY : RB_CANNOT;
 }
 
+bool rb_core_answers_old_ioctls(const struct rb_kernel *k)
+{
+	return k->ver >= RB_CORE_OLD_IOCTLS;
+}
+
 bool rb_fails(enum rb_verdict v)
 {
 	return v == RB_CANNOT || v == RB_UNKNOWN;

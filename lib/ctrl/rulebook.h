@@ -69,6 +69,13 @@ const char *rb_why(const struct rb_kernel *k, enum rb_kind kind, uint32_t value,
 /* "rule book: 7.3 (kernel 7.3.4+deb13-amd64)" */
 const char *rb_banner(const struct rb_kernel *k, char *buf, size_t len);
 
+/* QC-23: from 6.15 a driver has no QUERYCTRL/G_CTRL/S_CTRL ops of its own;
+ * without a control handler the core answers them through the driver's
+ * extended ops (7.3 v4l2-ioctl.c:2297-2410), so what G/S_CTRL do on a
+ * control G/S_CTRL cannot carry (SC-2) is the core's, not the driver's. */
+#define RB_CORE_OLD_IOCTLS RB_VER(6, 15)
+bool rb_core_answers_old_ioctls(const struct rb_kernel *k);
+
 /* The running kernel (uname), set once by the runner before the checks are
  * expanded; the test processes inherit it. Unset: read from uname. */
 const struct rb_kernel *rb_running(void);
