@@ -7,7 +7,10 @@
 #                                           with build-arm64/bin/* and FILEs in it
 #   arm64-board.sh run SHARE_DIR [TIMEOUT]  boot once and run SHARE_DIR/job.sh
 # Artifacts: $VBOARD_OUT (default build-arm64/vboard)/{vmlinuz,initramfs.cpio.gz,kernel.release}
-# Needs `dpkg --add-architecture arm64` (tools/deps.sh arm64 does it).
+# VBOARD_KERNEL=REL (e.g. 7.3.4+deb13-arm64) boots that Debian 12 or 13 build;
+# Debian 13's packages come through fetch-kernel.sh's private apt state, which
+# needs no `dpkg --add-architecture arm64` (tools/deps.sh arm64 adds it for the
+# cross build and Debian 12's kernel).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -20,15 +23,21 @@ export VBOARD_ARCH=arm64
 
 busybox_arm64() {
     d=$cache/busybox-arm64
-    if [ ! -x "$d/root/bin/busybox" ]; then
+    # bookworm's package has bin/busybox, trixie's (merged /usr) usr/bin/busybox.
+    if [ ! -x "$d/root/bin/busybox" ] && [ ! -x "$d/root/usr/bin/busybox" ]; then
         echo "arm64-board: downloading busybox-static:arm64" >&2
         rm -rf "$d"; mkdir -p "$d"
-        (cd "$d" && apt-get download -q busybox-static:arm64 >&2 2>/dev/null) ||
-            (cd "$d" && apt-get download busybox-static:arm64 >&2)
+        # The host's apt when dpkg has arm64 (tools/deps.sh arm64), else
+        # Debian 13's through the private state (a static binary either way).
+        A=$(VBOARD_CACHE=$cache "$vb/apt-debian13.sh" for busybox-static:arm64) ||
+            { echo "arm64-board: no installable busybox-static:arm64" >&2; exit 2; }
+        # shellcheck disable=SC2086
+        (cd "$d" && apt-get $A download -q busybox-static:arm64 >&2 2>/dev/null) ||
+            (cd "$d" && apt-get $A download busybox-static:arm64 >&2)
         dpkg-deb -x "$d"/busybox-static_*.deb "$d/root"
         rm -f "$d"/*.deb
     fi
-    echo "$d/root/bin/busybox"
+    if [ -x "$d/root/bin/busybox" ]; then echo "$d/root/bin/busybox"; else echo "$d/root/usr/bin/busybox"; fi
 }
 
 case "$cmd" in
