@@ -81,6 +81,21 @@ START_TEST(judge)
 }
 END_TEST
 
+/* QC-23: the core answers G/S_CTRL itself from 6.15 on, never before. */
+START_TEST(core_old_ioctls)
+{
+	static const struct { const char *rel; bool core; } k[] = {
+		{ "6.1.0-57-amd64", false }, { "6.12.118+deb12-amd64", false }, { "6.14.2", false },
+		{ "6.15.0", true }, { "7.3.4+deb13-amd64", true }, { "8.0", true },
+	};
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct rb_kernel rk;
+		rb_kernel_from_release(&rk, k[i].rel);
+		ck_assert_msg(rb_core_answers_old_ioctls(&rk) == k[i].core, "%s", k[i].rel);
+	}
+}
+END_TEST
+
 START_TEST(messages)
 {
 	struct rb_kernel k;
@@ -119,6 +134,7 @@ int main(void)
 	TCase *tc = tcase_create("pure");
 	tcase_add_loop_test(tc, series_decision, 0, (int)(sizeof(series) / sizeof(series[0])));
 	tcase_add_loop_test(tc, judge, 0, (int)(sizeof(judged) / sizeof(judged[0])));
+	tcase_add_test(tc, core_old_ioctls);
 	tcase_add_test(tc, messages);
 	tcase_add_test(tc, table);
 	suite_add_tcase(s, tc);
