@@ -26,7 +26,7 @@ SPLIT_BY_PARAM = ("test_vimc.py",)
 # host-only files fill in at the end instead of one worker waiting for the
 # other's last long boot. Units not named here come after, in file order.
 COSTLIEST_FIRST = (
-    "test_fixture_bugs.py", "test_lava.py", "test_uvc_faults.py", "test_vimc.py-6.12", "test_vivid_all.py",
+    "test_fixture_bugs.py", "test_lava.py", "test_uvc_faults.py", "test_vimc.py-newest", "test_vivid_all.py",
     "test_kbisect_board.py", "test_vimc.py-6.1", "test_vivid_e2e.py", "test_visl.py", "test_loopback.py",
     "test_vicodec.py", "test_uvc_kernels.py", "test_restore_journal.py",
     "test_device_lock.py", "test_fuzz.py", "test_coverage.py", "test_reports.py",

@@ -20,6 +20,37 @@ BUILD = TOP / "build"
 KERNEL = os.environ.get("VBOARD_KERNEL", "")
 OUT = Path(os.environ.get("VBOARD_OUT") or BUILD / (f"vboard-{KERNEL}" if KERNEL else "vboard"))
 
+# make test-full (V4L2C_TEST_FULL=1): what adds no kind of coverage runs
+# there only, e.g. the boards on 6.12 beside 6.1 and the newest kernel.
+FULL = bool(os.environ.get("V4L2C_TEST_FULL"))
+
+
+def kernel_builds():
+    """{series: [release...]} of Debian's installable amd64 builds (kbuilds.py),
+    asked once per test process: apt decides at run time, never a list here."""
+    global _BUILDS
+    if _BUILDS is None:
+        import kbuilds
+        _BUILDS = kbuilds.available_builds()
+    return _BUILDS
+
+
+_BUILDS = None
+
+
+def newest_kernel(series=None):
+    """The newest installable build of a series ("6.12"), or of all of them
+    (today a trixie-backports 7.x): make test's second kernel for every
+    board kind (issue 33). Fails with one line when apt offers none."""
+    import kbuilds
+    builds = kernel_builds()
+    order = [s for s, _ in kbuilds.SERIES if builds.get(s)]
+    pick = series or (order[-1] if order else None)
+    if not pick or not builds.get(pick):
+        raise RuntimeError(f"no installable Debian kernel build of series {series or 'any'} (apt-cache, kbuilds.py)")
+    return builds[pick][-1]
+
+
 # Exit statuses of fixtures/vboard/run-vm.sh besides the job's own.
 HUNG = 124
 CRASHED = 125
