@@ -172,6 +172,8 @@ def main(argv=None):
     if not a.bugs:
         need = BASELINES[:]
     bugs = list(dict.fromkeys(need + picked))
+    # A hunt that is killed still kills its load boards (Load.__exit__).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     vboard.ensure_built()
     fb.build_module()
     root = vboard.BUILD / "vboard" / "flake-hunt"
