@@ -63,7 +63,7 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 CONFORM    := $(BUILD)/bin/v4l2-conform
 PREFIX     ?= /usr/local
 
-.PHONY: all deps run test test-full unit e2e bench vboard clean list matrix kbisect install
+.PHONY: all deps run test test-full unit e2e bench vboard clean list matrix kbisect install flake-hunt
 all: $(CONFORM) $(UNIT_BINS)
 
 # The compiler and the libraries come before anything is compiled: every
@@ -154,9 +154,17 @@ test-full: unit
 	fixtures/vboard/vboard build
 	V4L2C_TEST_FULL=1 $(PYTEST) -v $(PYTEST_PAR) --durations=15 harness
 
+# The flake hunt (issue 40): the fixture catalogue and the bug=none boards ROUNDS
+# times (5) with LOAD (2) other boards booting beside them; reports/out/flake-hunt.md.
+# Long (about 4 min a round on 2 shared cores): not in make test.
+flake-hunt: all
+	@tools/deps.sh $(RUN_DEPS)
+	fixtures/vboard/vboard build
+	/usr/bin/python3 harness/flake_hunt.py --rounds $(or $(ROUNDS),5) --load $(or $(LOAD),2)
+
 # The suite on several Debian kernel builds and the verdicts that differ
-# (reports/out/matrix.md, .json): KERNELS=REL,REL (default: the newest 6.1 and
-# 6.12), MATRIX_ARGS=--all for every build. About 45 s a kernel (90 s for two, warm).
+# (reports/out/matrix.md, .json): KERNELS=REL,REL (default: the newest installable
+# 6.1, 6.12 and 7.x backport, resolved at run time), MATRIX_ARGS=--all for every build. About 45 s a kernel (90 s for two, warm).
 matrix: all
 	@tools/deps.sh $(RUN_DEPS)
 	/usr/bin/python3 harness/matrix.py $(if $(KERNELS),--kernels '$(KERNELS)') $(if $(ONLY),--only '$(ONLY)') $(MATRIX_ARGS)

@@ -5,7 +5,8 @@ changed in the kernel's control behaviour (issue 17).
 
 usage: matrix.py [--kernels REL,REL...|--all] [--board vivid] [--out reports/out] [--only GLOB]
                  [--reuse REL=DIR]
-  default kernels: the newest 6.1 and the newest 6.12 build Debian has (apt-cache)
+  default kernels: the newest installable 6.1, 6.12 and 7.x build Debian 12 and 13 have
+  (harness/kbuilds.py: apt-cache, resolved at run time)
   --reuse REL=DIR: a run of the board on REL made already (DIR/results.json,
   the same board, run-args and --only): judged against the board's
   expectations instead of booting REL again (make test: test_vivid_e2e.py's boot)
@@ -25,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
 import vboard  # noqa: E402
-from kbuilds import available_builds, debian_builds, version_key  # noqa: E402,F401
+from kbuilds import available_builds, debian_builds, newest_per_series, ordered, version_key  # noqa: E402,F401
 from results import BadInput, Expectations, compare, load_results  # noqa: E402
 
 def diff_runs(runs):
@@ -94,7 +95,7 @@ def reused_status(board, results):
 def main(argv=None):
     ap = argparse.ArgumentParser(description="the suite on several kernel builds; the verdicts that differ")
     ap.add_argument("--kernels", help="comma-separated releases, e.g. 6.1.0-57-amd64,6.12.118+deb12-amd64")
-    ap.add_argument("--all", action="store_true", help="every 6.1 and 6.12 build Debian has")
+    ap.add_argument("--all", action="store_true", help="every installable 6.1, 6.12 and 7.x build Debian has")
     ap.add_argument("--board", default="vivid")
     ap.add_argument("--out", default=str(vboard.TOP / "reports" / "out"))
     ap.add_argument("--only", help="run only checks matching this glob")
@@ -112,10 +113,12 @@ def main(argv=None):
         kernels = [k.strip() for k in a.kernels.split(",") if k.strip()]
     else:
         builds = available_builds()
-        if not all(builds.values()):
+        if not builds.get("6.1") or not builds.get("6.12"):
             print("matrix: apt-cache lists no 6.1 or no 6.12 kernel build (apt-get update?)", file=sys.stderr)
             return 2
-        kernels = [r for s in builds.values() for r in s] if a.all else [v[-1] for v in builds.values()]
+        if not builds.get("7.x"):
+            print("matrix: no installable 7.x backport (Debian 13 unreachable?): 6.1 and 6.12 only", file=sys.stderr)
+        kernels = ordered(builds) if a.all else newest_per_series(builds)
     out = Path(a.out)
     runs, seconds, status = [], {}, 0
     for k in kernels:

@@ -22,6 +22,11 @@ def test_the_book_marks_kernel_differences():
     for rid in ("QM-7", "QC-17", "EX-19"):
         row = next(line for line in text.splitlines() if line.startswith(f"| {rid} |"))
         assert "6.12" in row, rid
+    # The third covered kernel (issue 33): its rows cite the 7.3 files.
+    assert re.search(r"^## 15\. 6\.1 versus 6\.12 versus 7\.3", text, re.M)
+    for rid in ("EX-19", "EX-23", "EX-26", "QC-21", "FL-16", "CP-4"):
+        row = next(line for line in text.splitlines() if line.startswith(f"| {rid} |"))
+        assert "7.3" in row and re.search(r"\.(rst|c):\d+", row), rid
 
 
 def test_nothing_reads_a_book_outside_the_tree():

@@ -122,12 +122,15 @@ def doc_refs(path):
     return refs
 
 
-def doc_cell(rows, kernel, most=3):
-    """Where the rule is written, for the kernel under test: 'file:line: statement'."""
-    k = "6.12" if str(kernel or "").startswith("6.12") else "6.1"
+def doc_cell(rows, kernel, most=3, book=None):
+    """Where the rule is written, for the kernel under test: 'file:line: statement',
+    in the documentation of the rule book the run judged by (run.rule_book;
+    older results: the kernel's own series)."""
+    k = book or ("6.12" if str(kernel or "").startswith("6.12") else "6.1")
+    col = {"6.12": "line_6.12", "7.3": "line_7.3"}.get(k, "line")
     out = []
     for r in rows[:most]:
-        line = r.get("line_6.12") if k == "6.12" else r.get("line")
+        line = r.get(col) or r.get("line")
         out.append(f"{esc(r.get('file'))}:{esc(line)} &mdash; {esc(r.get('statement'))}")
     more = f" (+{len(rows) - most} more)" if len(rows) > most else ""
     return "<br>".join(out) + more
@@ -149,7 +152,8 @@ def render(data, base, expect=None, titles=None, docs=None):
          f"<p>Overall verdict: <b style='color:{COLOURS['pass' if overall.startswith('PASS') else 'fail']}'>"
          f"{overall}</b></p><table>"]
     for k, label in (("device", "Device node"), ("driver", "Driver"), ("card", "Card"), ("bus_info", "Bus"),
-                     ("driver_version", "Driver version"), ("kernel", "Kernel"), ("suite_version", "v4l2-conform"),
+                     ("driver_version", "Driver version"), ("kernel", "Kernel"),
+                     ("rule_book", "Rule book (kernel series judged by)"), ("suite_version", "v4l2-conform"),
                      ("started", "Run started (UTC)"), ("duration_s", "Duration (s)"), ("host", "Host")):
         o.append(f"<tr><th>{label}</th><td>{esc(run.get(k))}</td></tr>")
     o.append("</table><p>")
@@ -169,7 +173,7 @@ def render(data, base, expect=None, titles=None, docs=None):
         counts = {v: sum(r["verdict"] == v for r in group) for v in COLOURS}
         worst = next((v for v in ("fail", "warn", "pass", "skip") if counts[v]), "skip")
         o.append(f"<tr><td>{esc(rule)}</td><td>{esc(titles.get(rule, group[0].get('summary', '')))}</td>"
-                 f"<td class='msg'>{doc_cell(docs.get(rule, []), kernel)}</td><td>{len(group)}</td><td>{badge(worst)} "
+                 f"<td class='msg'>{doc_cell(docs.get(rule, []), kernel, book=run.get('rule_book'))}</td><td>{len(group)}</td><td>{badge(worst)} "
                  + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + "</td></tr>")
     o.append("</table>")
 

@@ -28,7 +28,7 @@ def to_junit(data):
                            skipped=str(sum(r["verdict"] == "skip" for r in rs)), errors="0",
                            time="%.3f" % sum(r.get("duration_s") or 0 for r in rs))
         props = ET.SubElement(ts, "properties")
-        for k in ("device", "driver", "card", "kernel", "suite_version"):
+        for k in ("device", "driver", "card", "kernel", "rule_book", "suite_version"):
             ET.SubElement(props, "property", name=k, value=printable(run.get(k, "")))
         for r in rs:
             tc = ET.SubElement(ts, "testcase", classname=f"v4l2-conform.{name}", name=r["name"],

@@ -2,7 +2,7 @@
 #include "check/registry.h"
 
 extern const struct suite_def suite_enum, suite_flags, suite_menu, suite_getset, suite_persist;
-extern const struct suite_def suite_ext, suite_payload, suite_compound, suite_events, suite_clusters, suite_prio, suite_concurrency;
+extern const struct suite_def suite_ext, suite_payload, suite_compound, suite_minmax, suite_events, suite_clusters, suite_prio, suite_concurrency;
 extern const struct suite_def suite_request, suite_subdev;
 extern const struct suite_def suite_probe, suite_lifecycle, suite_effect, suite_values,
 	suite_probe_side;
@@ -16,6 +16,7 @@ const struct suite_def *const all_suites[] = {
 	&suite_ext,
 	&suite_payload,
 	&suite_compound,
+	&suite_minmax,
 	&suite_events,
 	&suite_clusters,
 	&suite_prio,

@@ -2,13 +2,14 @@
 """Refresh the derived columns of spec/coverage.tsv, the traceability matrix
 from the kernel's control documentation to the suite (issue 23).
 
-  tools/coverage_table.py [--ksrc-6.1 DIR] [--ksrc-6.12 DIR] [--conform BIN] [--check]
+  tools/coverage_table.py [--ksrc-6.1 DIR] [--ksrc-6.12 DIR] [--ksrc-7.3 DIR] [--conform BIN] [--check]
 
 Hand-written columns: file, statement, rules, constants, anchor, and, in
 `checks`, an 'untestable: why' or 'pending: who' verdict. The anchor is a
 literal piece of the documentation line the statement starts on ('#2' at
 the end: its second occurrence); the line numbers and the kernels the
-statement is in are found from it in both extracted trees. `checks` (the
+statement is in are found from it in the three extracted trees (6.1, 6.12,
+7.3; `kernel` is 'all', or the series joined with '+', e.g. '7.3'). `checks` (the
 checks that cite one of the rules, from `v4l2-conform --list`), `negative`
 (the fixture bugs of bugs.tsv, or the no-negative-case.tsv verdict, that make
 each check fail) and `status` are derived. --check: exit 1 if the file is
@@ -24,9 +25,14 @@ TOP = Path(__file__).resolve().parent.parent
 TABLE = TOP / "spec" / "coverage.tsv"
 FIXTURE = TOP / "fixtures" / "drivers" / "v4l2c-fixture"
 DOCS = "Documentation/userspace-api/media/"
-COLUMNS = ["kernel", "file", "line", "line_6.12", "statement", "rules", "checks", "negative", "status",
+COLUMNS = ["kernel", "file", "line", "line_6.12", "line_7.3", "statement", "rules", "checks", "negative", "status",
            "constants", "anchor"]
-KERNELS = ("6.1", "6.12")
+KERNELS = ("6.1", "6.12", "7.3")
+
+
+def kernels_of(value):
+    """The series a row's `kernel` column names: 'all', or 'A+B'."""
+    return KERNELS if value == "all" else tuple(value.split("+"))
 VERDICTS = ("untestable", "pending")
 # Checks that enforce a rule beyond the one they cite in --list (each one
 # asserts with that rule id in its message: grep the id in suites/).
@@ -45,6 +51,8 @@ ALSO = {
     "PE-3": ["values/query-stable", "events/input-change"],
     "MC-3": ["run/pipeline-streams"], "SD-8": ["run/pipeline-streams"], "SD-9": ["run/pipeline-streams"],
     "LC-8": ["lifecycle/runtime-suspend"],  # its M2M branch: a context across runtime suspend
+    "QC-22": ["enum/flags", "enum/query"],  # a flag or type the running kernel's rule book cannot have
+    "EX-27": ["ext/min-max-which"],  # count 0 with MIN/MAX_VAL on a kernel that has them
 }
 # Checks the runner adds after the suites, which --list does not show (a
 # sensor sub-device's routes, lib/run/run_pipe.c; the media graph's, -m,
@@ -56,6 +64,9 @@ RUN_CHECKS = {"run/pipeline-streams": "SD-6", "run/pipeline-restored": "SD-7",
 def read_table(path=TABLE):
     lines = [l for l in path.read_text().splitlines() if l.strip()]
     head = lines[0].split("\t")
+    if head == [c for c in COLUMNS if c != "line_7.3"]:  # a table from before 7.3: the column comes empty
+        lines = ["\t".join(COLUMNS)] + ["\t".join(l.split("\t")[:4] + ["-"] + l.split("\t")[4:]) for l in lines[1:]]
+        head = COLUMNS
     assert head == COLUMNS, f"{path}: columns {head}"
     return [dict(zip(COLUMNS, l.split("\t") + [""] * (len(COLUMNS) - len(l.split("\t"))))) for l in lines[1:]]
 
@@ -134,9 +145,10 @@ def derive(rows, docs, checks, bugs, listed):
             if not present:
                 problems.append(f"{r['file']}: anchor not found: {r['anchor']}")
                 continue
-            r["kernel"] = "both" if len(present) == 2 else present[0]
+            r["kernel"] = "all" if len(present) == len(KERNELS) else "+".join(present)
             r["line"] = str(found.get("6.1") or "-")
             r["line_6.12"] = str(found.get("6.12") or "-")
+            r["line_7.3"] = str(found.get("7.3") or "-")
         verdict = r["checks"] if r["checks"].startswith(VERDICTS) else ""
         rules = r["rules"].split()
         cited = sorted({c for c, rid in checks.items() if rid in rules} |
@@ -163,10 +175,11 @@ def main(argv):
     # the board cache (fixtures/drivers/linux-source/extract.sh).
     ap.add_argument("--ksrc-6.1", dest="k61", default=None)
     ap.add_argument("--ksrc-6.12", dest="k612", default=None)
+    ap.add_argument("--ksrc-7.3", dest="k73", default=None)
     ap.add_argument("--conform", default=str(TOP / "build" / "bin" / "v4l2-conform"))
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args(argv[1:])
-    for attr, series in (("k61", "6.1"), ("k612", "6.12")):
+    for attr, series in (("k61", "6.1"), ("k612", "6.12"), ("k73", "7.3")):
         if getattr(a, attr) is None:
             out = subprocess.run([str(TOP / "fixtures/drivers/linux-source/extract.sh"), series],
                                  capture_output=True, text=True)
@@ -174,10 +187,10 @@ def main(argv):
                 print(f"coverage: linux-source {series}: {out.stderr.strip()}", file=sys.stderr)
                 return 2
             setattr(a, attr, out.stdout.strip())
-    docs = {k: Path(d) for k, d in (("6.1", a.k61), ("6.12", a.k612)) if (Path(d) / DOCS).is_dir()}
-    if len(docs) != 2:
-        print("coverage: need both extracted trees (Documentation/userspace-api/media): "
-              f"{a.k61}, {a.k612}", file=sys.stderr)
+    docs = {k: Path(d) for k, d in (("6.1", a.k61), ("6.12", a.k612), ("7.3", a.k73)) if (Path(d) / DOCS).is_dir()}
+    if len(docs) != len(KERNELS):
+        print("coverage: need the three extracted trees (Documentation/userspace-api/media): "
+              f"{a.k61}, {a.k612}, {a.k73}", file=sys.stderr)
         return 2
     rows = read_table()
     before = TABLE.read_text()

@@ -176,6 +176,9 @@ int results_write_json(const char *path, const struct result_set *rs, const stru
 		fputs(", \"node_kind\": ", f); json_str(f, in->node_kind);
 	}
 	fputs(", \"kernel\": ", f); json_str(f, in->kernel);
+	if (in->rule_book) {
+		fputs(", \"rule_book\": ", f); json_str(f, in->rule_book);
+	}
 	fputs(", \"suite_version\": ", f); json_str(f, in->suite_version);
 	fputs(", \"started\": ", f); json_str(f, in->started);
 	fputs(", \"host\": ", f); json_str(f, in->host);

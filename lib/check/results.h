@@ -32,6 +32,9 @@ struct run_info {
 	unsigned int device_caps;
 	const char *node_kind;		/* "video node", "sub-device node" (dev_kind_name) */
 	const char *kernel, *suite_version, *started, *host;
+	/* The rule book the run judged by (ctrl/rulebook.h): its series, "7.3";
+	 * NULL: none (a media graph's own checks). */
+	const char *rule_book;
 	double duration_s;
 };
 

@@ -1,6 +1,8 @@
-/* Control type and flag facts, from the QUERYCTRL type table of 6.1. */
+/* Control type and flag facts, from the QUERYCTRL type tables of 6.1, 6.12
+ * and 7.3 (which kernel has which: ctrl/rulebook.c). */
 #include "ctrl/ctrl_type.h"
 #include "ctrl/uapi_av1.h"
+#include "ctrl/uapi_7_3.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +20,7 @@ static const struct { uint32_t type; const char *name; } type_names[] = {
 	{ V4L2_CTRL_TYPE_U16, "u16" },
 	{ V4L2_CTRL_TYPE_U32, "u32" },
 	{ V4L2_CTRL_TYPE_AREA, "area" },
+	{ V4L2C_CTRL_TYPE_RECT, "rect" },	/* 6.15 (QC-21) */
 	/* Codec and HDR compound types, from the uapi (videodev2.h enum
 	 * v4l2_ctrl_type): validated by the framework's std_validate_compound. */
 	{ V4L2_CTRL_TYPE_HDR10_CLL_INFO, "hdr10-cll-info" },
@@ -38,6 +41,9 @@ static const struct { uint32_t type; const char *name; } type_names[] = {
 	{ V4L2_CTRL_TYPE_HEVC_SLICE_PARAMS, "hevc-slice-params" },
 	{ V4L2_CTRL_TYPE_HEVC_SCALING_MATRIX, "hevc-scaling-matrix" },
 	{ V4L2_CTRL_TYPE_HEVC_DECODE_PARAMS, "hevc-decode-params" },
+	/* After 6.12, at or before 7.3 (CP-4): the 7.3 uapi's values. */
+	{ V4L2C_CTRL_TYPE_HEVC_EXT_SPS_ST_RPS, "hevc-ext-sps-st-rps" },
+	{ V4L2C_CTRL_TYPE_HEVC_EXT_SPS_LT_RPS, "hevc-ext-sps-lt-rps" },
 	/* AV1 came in 6.5: the 6.12 uapi's values, which the build host's
 	 * (6.1) headers do not have yet. */
 	{ 0x0280, "av1-sequence" }, { 0x0281, "av1-tile-group-entry" },
@@ -61,6 +67,9 @@ size_t ctrl_type_struct_size(uint32_t type)
 {
 	static const struct { uint32_t type; size_t size; } sizes[] = {
 		{ V4L2_CTRL_TYPE_AREA, sizeof(struct v4l2_area) },
+		{ V4L2C_CTRL_TYPE_RECT, V4L2C_RECT_SIZE },
+		{ V4L2C_CTRL_TYPE_HEVC_EXT_SPS_ST_RPS, V4L2C_HEVC_EXT_SPS_ST_RPS_SIZE },
+		{ V4L2C_CTRL_TYPE_HEVC_EXT_SPS_LT_RPS, V4L2C_HEVC_EXT_SPS_LT_RPS_SIZE },
 		{ V4L2_CTRL_TYPE_HDR10_CLL_INFO, sizeof(struct v4l2_ctrl_hdr10_cll_info) },
 		{ V4L2_CTRL_TYPE_HDR10_MASTERING_DISPLAY, sizeof(struct v4l2_ctrl_hdr10_mastering_display) },
 		{ V4L2_CTRL_TYPE_H264_SPS, sizeof(struct v4l2_ctrl_h264_sps) },
@@ -151,7 +160,7 @@ void ctrl_flags_str(uint32_t flags, char *buf, size_t len)
 {
 	static const char *const names[] = { "disabled", "grabbed", "read-only", "update", "inactive",
 		"slider", "write-only", "volatile", "has-payload", "execute-on-write",
-		"modify-layout", "dynamic-array" };
+		"modify-layout", "dynamic-array", "has-which-min-max" };
 	size_t o = 0;
 	buf[0] = 0;
 	for (unsigned i = 0; i < 32 && o < len; i++) {

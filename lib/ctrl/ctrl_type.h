@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <linux/videodev2.h>
 
+/* A type some rule book knows (6.1, 6.12 or 7.3); whether the running kernel
+ * can have it: ctrl/rulebook.h. */
 const char *ctrl_type_name(uint32_t type);	/* "integer", "menu", ...; NULL if unknown */
 bool ctrl_type_known(uint32_t type);
 /* 32-bit element types: INTEGER, BOOLEAN, MENU, INTEGER_MENU, BITMASK,
@@ -28,8 +30,6 @@ bool ctrl_has_payload(const struct v4l2_query_ext_ctrl *q);
 bool ctrl_is_scalar_int32(const struct v4l2_query_ext_ctrl *q);
 bool ctrl_readable(const struct v4l2_query_ext_ctrl *q);
 bool ctrl_writable(const struct v4l2_query_ext_ctrl *q);
-/* Flags this kernel generation knows (FL-14). */
-#define CTRL_KNOWN_FLAGS 0x0fffu
 void ctrl_flags_str(uint32_t flags, char *buf, size_t len);
 /* Flags of a control the device may move by itself, so a change of its
  * value is the device's, not a request's: VOLATILE ("changes continuously",

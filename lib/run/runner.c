@@ -8,6 +8,7 @@
 #include "ctrl/ctrl_enum.h"
 #include "ctrl/ctrl_snapshot.h"
 #include "ctrl/ctrl_type.h"
+#include "ctrl/rulebook.h"
 #include "dev/devlock.h"
 #include "ctrl/events.h"
 #include "run/journal.h"
@@ -582,6 +583,8 @@ static void run_info(struct run_info *ri, const char *started, double dur)
 	ri->device_caps = g_dev.caps;
 	ri->node_kind = dev_kind_name(&g_dev);
 	ri->kernel = kernel;
+	static char book[16];
+	ri->rule_book = rb_ver_str(rb_running()->book, book, sizeof(book));
 	ri->suite_version = V4L2C_VERSION;
 	ri->started = started;
 	ri->host = u.nodename;
@@ -630,6 +633,12 @@ int runner_main(int argc, char **argv)
 	if (g_opts.restore)	/* hook: journal.c */
 		return journal_restore_main(&g_dev, &g_model, g_opts.device);
 	hang_learn_model(&g_model);
+	/* The rule book that judges this kernel, before the checks are
+	 * expanded (enum/newer-constant's items depend on it). */
+	{
+		struct utsname u;
+		rb_set_running(uname(&u) ? "" : u.release);
+	}
 	hang_set_where("while preparing the checks");
 	mark_excluded();
 	g_missing = run_needs_missing(&g_dev, &g_model);
@@ -694,8 +703,10 @@ int runner_main(int argc, char **argv)
 	/* The runner holds no handle while checks run: 'every handle closed'
 	 * must really mean every handle (persist/reopen). */
 	dev_close(&g_dev);
-	printf("v4l2-conform %s: %s (%s, %s), %zu controls, %zu checks\n", V4L2C_VERSION, g_opts.device,
-	       (const char *)g_dev.cap.driver, (const char *)g_dev.cap.card, g_model.n, n_inst);
+	char banner[200];
+	rb_banner(rb_running(), banner, sizeof(banner));
+	printf("v4l2-conform %s: %s (%s, %s), %zu controls, %zu checks; %s\n", V4L2C_VERSION, g_opts.device,
+	       (const char *)g_dev.cap.driver, (const char *)g_dev.cap.card, g_model.n, n_inst, banner);
 
 	struct result_set rs = { 0 };
 	struct run_info ri;
@@ -798,8 +809,8 @@ int runner_main(int argc, char **argv)
 		fprintf(stderr, "v4l2-conform: cannot write %s: %s\n", json, strerror(errno));
 	probe_node_clear(rec_dir);
 	rmdir(rec_dir);
-	printf("summary: %zu checks: %zu pass, %zu fail, %zu warn, %zu skip in %.1f s; results in %s\n", rs.n,
-	       c[VERDICT_PASS], c[VERDICT_FAIL], c[VERDICT_WARN], c[VERDICT_SKIP], now_s() - t0, json);
+	printf("summary: %zu checks: %zu pass, %zu fail, %zu warn, %zu skip in %.1f s; %s; results in %s\n", rs.n,
+	       c[VERDICT_PASS], c[VERDICT_FAIL], c[VERDICT_WARN], c[VERDICT_SKIP], now_s() - t0, banner, json);
 	snapshot_free(&g_snap);
 	dev_close(&g_dev);
 	return c[VERDICT_FAIL] ? 1 : 0;

@@ -143,7 +143,12 @@ START_TEST(compound_types_from_uapi)
 	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_HDR10_CLL_INFO), "hdr10-cll-info");
 	ck_assert_str_eq(ctrl_type_name(V4L2_CTRL_TYPE_VP9_FRAME), "vp9-frame");
 	ck_assert_str_eq(ctrl_type_name(0x282), "av1-frame");
-	ck_assert(!ctrl_type_known(0x0107));
+	/* 7.3 (uapi_7_3.h): RECT 0x107 and the HEVC extended SPS RPS types. */
+	ck_assert_str_eq(ctrl_type_name(0x0107), "rect");
+	ck_assert_uint_eq(ctrl_type_struct_size(0x0107), 16);
+	ck_assert_uint_eq(ctrl_type_struct_size(0x0275), 80);
+	ck_assert_uint_eq(ctrl_type_struct_size(0x0276), 4);
+	ck_assert(!ctrl_type_known(0x0108));
 	/* QC-16 sizes: the uapi structures (x86-64 values of 6.1 and 6.12). */
 	ck_assert_uint_eq(ctrl_type_struct_size(V4L2_CTRL_TYPE_FWHT_PARAMS), 40);
 	ck_assert_uint_eq(ctrl_type_struct_size(V4L2_CTRL_TYPE_AREA), 8);
