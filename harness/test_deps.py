@@ -43,6 +43,8 @@ PROGRAMS = {
     "man": ("man-db", "man-db"),
     # modules: kbuild, and the module BTF of Debian's 6.12 headers
     "pahole": ("pahole", "dwarves"),
+    # modules for 7.x headers (gcc-14): the private Debian 13 build root (fixtures/drivers/build-root.sh)
+    "debootstrap": ("debootstrap", "debootstrap"),
     # fuzz, browser
     "clang": ("clang-14", "clang"), "chromium": ("chromium", "chromium"),
     # lava
@@ -70,6 +72,7 @@ BASE = {
     "cmp": "diffutils", "diff": "diffutils", "flock": "util-linux", "setsid": "util-linux", "dpkg": "dpkg",
     "dpkg-deb": "dpkg", "dpkg-query": "dpkg", "apt-get": "apt", "apt-cache": "apt", "uname": "coreutils",
     "which": "debianutils", "chown": "coreutils", "tac": "coreutils", "ldd": "libc-bin", "hostname": "hostname", "mountpoint": "util-linux", "runuser": "util-linux",
+    "unshare": "util-linux", "chroot": "coreutils",
 }
 SHELL_WORDS = {"[", "test", "echo", "printf", "cd", "exit", "return", "set", "shift", "export", "read", "local",
                "eval", "trap", "wait", "true", "false", ":", ".", "unset", "break", "continue", "umask",

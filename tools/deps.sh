@@ -6,6 +6,7 @@
 #   test     pytest for the harness (xdist: two test files at a time); xmllint and perl's TAP::Parser (the JUnit and TAP
 #            reports are checked with them); man-db and groff-base (the man page is rendered with man -l)
 #   modules  external kernel modules from Debian's sources (fixtures/drivers/linux-source):
+#            (debootstrap: the private Debian 13 build root, gcc-14, that 7.x headers need: fixtures/drivers/build-root.sh)
 #            kbuild's compiler, and pahole (dwarves) for the module BTF that Debian's 6.12
 #            headers build
 #   fuzz     clang with libFuzzer and the sanitizers (make fuzz)
@@ -33,7 +34,7 @@ for g in "$@"; do
         build)   pkgs="$pkgs gcc libc6-dev binutils make pkg-config check libsubunit-dev libv4l-dev libjpeg-dev" ;;
         vboard)  pkgs="$pkgs qemu-system-x86 busybox-static kmod cpio gzip xz-utils zstd v4l-utils coreutils file binutils" ;;
         test)    pkgs="$pkgs python3 python3-pytest python3-pytest-xdist libxml2-utils perl man-db groff-base" ;;
-        modules) pkgs="$pkgs gcc libc6-dev binutils make dwarves xz-utils" ;;
+        modules) pkgs="$pkgs gcc libc6-dev binutils make dwarves xz-utils debootstrap" ;;
         fuzz)    pkgs="$pkgs clang libclang-rt-dev" ;;
         browser) pkgs="$pkgs chromium" ;;
         lava)    pkgs="$pkgs lava-dispatcher lava-common python3 python3-django u-boot-tools telnet" ;;
