@@ -166,8 +166,12 @@ def test_default_matrix_writes_the_table_and_no_kernel_fails(board):
     assert kernels[0].startswith("6.1.0-") and kernels[-1] == vboard.newest_kernel(), kernels
     assert len(kernels) == (3 if vboard.FULL else 2), kernels
     assert not vboard.FULL or kernels[1].startswith("6.12."), kernels
+    # matrix.py's exit 0 says no kernel failed a check vivid.expect does not
+    # list; it lists none on 6.1, and on 7.3 only vivid's traced race on the
+    # "Is Connected To" menus (vivid-core.c:1774-1778), seen in some runs.
     for k in data["kernels"]:
-        assert k["summary"]["total"] > 1000 and k["summary"]["fail"] == 0, k  # vivid.expect lists no failure
+        assert k["summary"]["total"] > 1000, k
+    assert data["kernels"][0]["summary"]["fail"] == 0, data["kernels"][0]
     print(f"6.1 leg: {'this boot' if data['kernels'][0]['seconds'] is None else 'booted (not the board kernel)'}")
     # The differing checks, messages side by side (in the test's output).
     print(f"{len(data['differences'])} checks differ between {' and '.join(kernels)}")
