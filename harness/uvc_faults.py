@@ -21,7 +21,7 @@ PROFILE = "/usr/share/v4l2-conform/boards/uvc.profile"
 # fault-arg of the faults that take one: frames late, seconds to the unplug
 # (8 s: inside the getset and ext families, well before the end of a whole
 # run, which takes about 22 s on an idle machine).
-FAULT_ARGS = {"late-apply": 12, "detach": 8}
+FAULT_ARGS = {"late-apply": 40, "detach": 8}
 # Runs of the well-behaved camera that are not faults: name -> uvc-camera
 # arguments and v4l2-conform arguments. 'iso' streams over the isochronous
 # alternate settings (the default camera streams over bulk) and runs the

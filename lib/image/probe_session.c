@@ -192,36 +192,89 @@ void probe_end(struct probe *p)
 	g_probe = NULL;
 }
 
-/* Frames until the image differs from `before` and holds still, counted
- * from the change (call right after the set). Sets p->extra for later
- * changes. Returns the first changed frame in f (settled), or false when
- * nothing changed within the queue plus max-latency frames. */
-bool probe_wait_for_effect(struct probe *p, const struct frame *before, double tol_diff, struct frame *f,
-			    struct outcome *o)
+/* What the frames of one look after a change prove about when it showed,
+ * in the device's own frame numbers (v4l2_buffer.sequence) where the driver
+ * numbers them: a frame the driver dropped while the host was busy (no
+ * buffer queued) counts in the numbers but was never seen here. */
+struct look_after_change {
+	bool changed;		/* a changed frame that held still */
+	uint32_t last_same;	/* newest frame still showing the old picture */
+	bool saw_same;
+};
+
+static void look_once(struct probe *p, const struct frame *before, double tol_diff, struct frame *f,
+		      unsigned window, struct look_after_change *l)
 {
-	const unsigned long f0 = p->cap.frames;
-	const uint32_t mark = capture_mark(&p->cap);
-	const unsigned window = p->cap.queued + p->prof->max_latency + 1;
 	struct frame g = { 0 };
-	bool changed = false;
+	memset(l, 0, sizeof(*l));
 	probe_grab(p, f);
 	for (unsigned k = 0; k < window; k++) {
 		if (stats_frame_difference(before, f, &p->roi) > tol_diff) {
 			probe_grab(p, &g);
 			if (stats_frame_difference(f, &g, &p->roi) <= tol_diff) {
-				changed = true;
+				l->changed = true;
 				break;
 			}
 		} else {
+			l->last_same = f->sequence;
+			l->saw_same = true;
 			probe_grab(p, &g);
 		}
 		frame_copy(f, &g);
 	}
-	if (!changed && !p->latency_done && !p->latency_noted) {
+	frame_free(&g);
+}
+
+/* Frames until the image differs from `before` and holds still, counted
+ * from the change (call right after the set, from the original value).
+ * Sets p->extra for later changes. Returns the first changed frame in f
+ * (settled), or false when nothing changed within the queue plus
+ * max-latency frames (spec section 18, the stale-frame rule).
+ * Decided from evidence, not from how busy the host was: the change is
+ * late when a frame numbered past the window still showed the old
+ * picture; when the driver dropped the frames across the window's end
+ * (the last old picture inside it, the first new one past it) the look
+ * proves neither, and is taken again from the original value. */
+bool probe_wait_for_effect(struct probe *p, const struct frame *before, double tol_diff, struct frame *f,
+			    struct outcome *o)
+{
+	const unsigned long f0 = p->cap.frames;
+	const unsigned window = p->cap.queued + p->prof->max_latency + 1;
+	const int64_t target = probe_get(p);
+	struct look_after_change l;
+	uint32_t mark = capture_mark(&p->cap);
+	bool proven = false;
+	for (int look = 0; look < PROBE_LATENCY_LOOKS && !proven; look++) {
+		if (look) {	/* from the original value again, settled past any late change */
+			struct frame g = { 0 };
+			probe_set(p, p->orig);
+			if (capture_settle_after_change(&p->cap, window, &g))
+				ck_abort_msg("capture failed after setting %s: %s", p->c->slug, p->cap.err);
+			frame_free(&g);
+			probe_set(p, target);
+			mark = capture_mark(&p->cap);
+		}
+		look_once(p, before, tol_diff, f, window, &l);
+		const bool numbered = f->seq_from_driver;
+		const bool past_same = l.saw_same && (int32_t)(l.last_same - (mark + window)) > 0;
+		const bool past_new = (int32_t)(f->sequence - (mark + window)) > 0;
+		proven = !numbered || !l.changed || past_same || !past_new;
+		if (!proven)
+			v_info("frames %u..%u were dropped across the end of the %u-frame window after the change: "
+			       "looking again", l.saw_same ? l.last_same + 1 : mark + 1, f->sequence - 1, window);
+	}
+	if (l.changed && f->seq_from_driver && l.saw_same && (int32_t)(l.last_same - (mark + window)) > 0) {
+		outcome_set(o, OUT_FAIL, "expected %s to show within %u frames of the change (the %u queued and the "
+			    "profile's max-latency of %u), got the old picture still at frame %u and the new one at "
+			    "frame %u", probe_ctrl_name(p), window, p->cap.queued, p->prof->max_latency,
+			    l.last_same - mark, f->sequence - mark);
+		l.changed = false;
+	}
+	if (!l.changed && !p->latency_done && !p->latency_noted) {
 		v_info("no visible change within %u frames of the first change: latency not measured", window);
 		p->latency_noted = true;
 	}
-	if (changed && !p->latency_done) {
+	if (l.changed && !p->latency_done) {
 		p->latency = (int)(f->sequence - mark);
 		p->latency_done = true;
 		unsigned q = p->cap.queued;
@@ -231,8 +284,7 @@ bool probe_wait_for_effect(struct probe *p, const struct frame *before, double t
 	p->node_frames += p->cap.frames - f0;
 	if (p->tol_diff < 0)
 		p->tol_diff = tol_diff;
-	frame_free(&g);
-	return changed;
+	return l.changed;
 }
 
 /* ---------- noise ---------- */

@@ -28,6 +28,9 @@
  * picture to hold still (two consecutive frames alike) before it takes the
  * last one as it is. */
 #define PROBE_HOLD_FRAMES 3
+/* Looks at one change when the driver dropped the frames across the end of
+ * its window, before the latency is taken as measured (probe_wait_for_effect). */
+#define PROBE_LATENCY_LOOKS 3
 
 struct probe {
 	const struct check_ctx *cx;
