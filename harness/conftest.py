@@ -19,7 +19,7 @@ SPEC = HERE.parent / "spec" / "controls-checklist.md"  # the rule book lives in 
 # boots through module fixtures, so it must stay on one worker. A file
 # whose module fixture boots once per parameter (test_vimc.py: one kernel
 # each) is one unit per parameter, which the two workers can share out.
-SPLIT_BY_PARAM = ("test_vimc.py",)
+SPLIT_BY_PARAM = ("test_vimc.py", "test_vicodec.py", "test_vivid_all.py", "test_loopback.py")
 # xdist hands units out in collection order, one to whichever worker runs
 # dry. The costliest first (wall seconds of each unit in a make test on the
 # machine: the boots, their module builds and downloads), so that the short

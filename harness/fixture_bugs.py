@@ -112,13 +112,17 @@ def node_check(name):
     return name.split("/", 1)[1] if "/" in name else name
 
 
-def families(patterns):
+def families(patterns, optional=True):
     """--only globs for a bug's run: every check definition (family) its
     catalogue patterns name, whole. 'persist/reopen/*' -> 'persist/reopen'
-    and 'persist/reopen/*'; 'events/*' -> 'events/*'; optional ('?')
-    patterns count too, so their collateral is still looked for."""
+    and 'persist/reopen/*'; 'events/*' -> 'events/*'. Optional ('?')
+    patterns count too, so their collateral is still looked for, unless
+    `optional` is False: then only the families that must fail run (a quick
+    run's detection; the collateral in the optional ones is the full run's)."""
     globs = []
     for p in patterns:
+        if not optional and p.startswith("?"):
+            continue
         fam = "/".join(p.lstrip("?").split("/")[:2])
         for g in (fam, fam + "/*"):
             if g not in globs:
@@ -126,9 +130,10 @@ def families(patterns):
     return globs
 
 
-def only_args(bugs, catalogue):
+def only_args(bugs, catalogue, optional=True):
     """{bug: extra v4l2-conform arguments}: the bug's families for a
-    catalogue bug; every check for the baseline (and for unknown names).
+    catalogue bug (`optional` as for families); every check for the
+    baseline (and for unknown names).
     A subdev bug's patterns name the node first; the graph's checks always
     run (-m), and enum/unknown-id gives every node a run of its own."""
     pats = {r["bug"]: r["patterns"] for r in catalogue}
@@ -140,9 +145,9 @@ def only_args(bugs, catalogue):
         elif b in sub:
             node = [("?" if p.startswith("?") else "") + node_check(p.lstrip("?"))
                     for p in pats[b] if not p.lstrip("?").startswith("graph/")]
-            out[b] = f"--only '{','.join(families(node) + ['enum/unknown-id'])}'"
+            out[b] = f"--only '{','.join(families(node, optional) + ['enum/unknown-id'])}'"
         else:
-            out[b] = f"--only '{','.join(families(pats[b]))}'"
+            out[b] = f"--only '{','.join(families(pats[b], optional))}'"
     return out
 
 

@@ -96,7 +96,7 @@ def report_nodes(board, exp, expect_path, run, share, out, t0):
     complaints = run.kernel_complaints(exp.kernel_allow)
     for line in complaints:
         print(f"KERNEL {line}")
-    rel = vboard.OUT / "kernel.release"
+    rel = vboard.board_out() / "kernel.release"
     (out / "summary.json").write_text(json.dumps({"board": board,
                                                   "kernel": rel.read_text().strip() if rel.exists() else None,
                                                   "total": total, "skips": skips, "nodes": nodes,
@@ -137,7 +137,7 @@ def board_files(exp, expect_path):
         if p.returncode != 0:
             raise ToolingFailed(f"the board's build `make {exp.settings['build']}` failed (exit {p.returncode}; "
                                 f"the lines above name the cause)")
-    rel = (vboard.OUT / "kernel.release").read_text().strip()
+    rel = (vboard.board_out() / "kernel.release").read_text().strip()
     files = [vboard.TOP / f.replace("{release}", rel) for f in exp.settings.get("files", "").split()]
     for f in files:
         if not f.is_file():
@@ -173,7 +173,7 @@ def main(argv=None):
     else:
         script = vboard.conform_script(device=exp.settings.get("device", "/dev/video0"),
                                        setup=exp.settings.get("setup", "true"), args=args)
-    share = vboard.OUT / f"run-{a.board}"
+    share = vboard.board_out() / f"run-{a.board}"
     try:
         files = board_files(exp, expect_path)
     except BadInput as e:
@@ -182,7 +182,7 @@ def main(argv=None):
     except ToolingFailed as e:
         print(f"run_board: our own tooling failed, not the kernel: {e}", file=sys.stderr)
         return vboard.TOOLING_FAILED
-    print(f"== virtual board '{a.board}': booting (kernel {(vboard.OUT / 'kernel.release').read_text().strip()})")
+    print(f"== virtual board '{a.board}': booting (kernel {(vboard.board_out() / 'kernel.release').read_text().strip()})")
     t0 = time.monotonic()
     run = vboard.run_job(script, share, timeout=a.timeout, files=files)
     out = Path(a.out)

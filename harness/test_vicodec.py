@@ -1,12 +1,14 @@
 """vicodec, the kernel's virtual FWHT codec (issue 25), as a board: v4l2-mem2mem
-and vicodec built from Debian's linux-source-6.1, tested with
-v4l2-conform -m /dev/media0 in one boot, v4l2-compliance -m beside it.
+and vicodec built from Debian's linux-source of the board kernel's series (6.1
+and the newest build), tested with v4l2-conform -m /dev/media0 in one boot
+per kernel, v4l2-compliance -m beside it.
 Zero unexpected failures; its three nodes are memory-to-memory (each handle
 its own context); the stateless decoder gets the request checks, the
 stateful ones the check of a node without requests."""
 import pytest
 
 import media_board
+import vboard
 
 # Entity names of v4l2-mem2mem's source and sink ("NAME-source", "NAME-sink")
 # share the video device's name, which names the node's results.
@@ -14,14 +16,21 @@ STATEFUL = ("stateful-encoder", "stateful-decoder")
 STATELESS = "stateless-decoder"
 
 
-@pytest.fixture(scope="module")
-def vicodec(built, tmp_path_factory):
-    return media_board.boot("vicodec", "", tmp_path_factory.mktemp("vicodec"))
+# make test: the board's 6.1 and the newest build Debian has (issue 33);
+# make test-full adds the newest 6.12 (it adds no kind here).
+KERNELS = [("6.1", ""), ("newest", vboard.newest_kernel())] + ([("6.12", vboard.newest_kernel("6.12"))] if vboard.FULL else [])
+
+
+@pytest.fixture(scope="module", params=[k for _, k in KERNELS], ids=[i for i, _ in KERNELS])
+def vicodec(request, built, tmp_path_factory):
+    return media_board.boot("vicodec", request.param, tmp_path_factory.mktemp("vicodec"))
 
 
 def test_no_unexpected_failure(vicodec):
     media_board.assert_no_unexpected_failure(vicodec)
-    assert vicodec.summary["total"]["fail"] == 0   # vicodec.expect lists no deviation
+    # vicodec.expect lists no deviation before 7.x (its one is 7.3's, traced there)
+    if not vicodec.summary["kernel"].startswith("7."):
+        assert vicodec.summary["total"]["fail"] == 0
 
 
 def test_graph_agrees_with_every_node(vicodec):

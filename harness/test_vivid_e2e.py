@@ -153,7 +153,7 @@ def test_default_matrix_writes_the_table_and_no_kernel_fails(board):
     build): make test boots vivid on 6.1 once, not twice. make test names
     its two kernels, 6.1 and the newest (issue 33: 6.12 adds no kind);
     make test-full runs the default, all three series."""
-    rel = (vboard.OUT / "kernel.release").read_text().strip()
+    rel = (vboard.board_out() / "kernel.release").read_text().strip()
     pick = [] if vboard.FULL else ["--kernels", f"{rel},{vboard.newest_kernel()}"]
     p = subprocess.run([sys.executable, str(vboard.TOP / "harness" / "matrix.py"), "--out", str(MATRIX_OUT),
                         "--reuse", f"{rel}={board.share / 'out'}", *pick], capture_output=True, text=True, timeout=1800)

@@ -3,6 +3,7 @@
 The guest runs SHARE/job.sh with SHARE mounted at /share (fixtures/vboard/init);
 everything the job writes there is on the host when the VM has powered off.
 """
+import contextlib
 import fcntl
 import os
 import re
@@ -17,8 +18,14 @@ VBOARD = TOP / "fixtures" / "vboard" / "vboard"
 BUILD = TOP / "build"
 # The board's artifacts and run directories: one per kernel when
 # VBOARD_KERNEL (make run KERNEL=...) picks another Debian build (fixtures/vboard/vboard).
-KERNEL = os.environ.get("VBOARD_KERNEL", "")
-OUT = Path(os.environ.get("VBOARD_OUT") or BUILD / (f"vboard-{KERNEL}" if KERNEL else "vboard"))
+
+
+def board_out() -> Path:
+    """The board's build directory (initramfs, kernel.release) of the kernel
+    VBOARD_KERNEL names at the time of the call: a test may boot one board
+    kind on two kernels in one process (on_kernel)."""
+    kernel = os.environ.get("VBOARD_KERNEL", "")
+    return Path(os.environ.get("VBOARD_OUT") or BUILD / (f"vboard-{kernel}" if kernel else "vboard"))
 
 # make test-full (V4L2C_TEST_FULL=1): what adds no kind of coverage runs
 # there only, e.g. the boards on 6.12 beside 6.1 and the newest kernel.
@@ -107,6 +114,28 @@ class BoardRun:
             if any(k in line for k in KERNEL_COMPLAINTS):
                 out.append(line)
         return out
+
+
+@contextlib.contextmanager
+def on_kernel(kernel):
+    """Boards, module builds and run_board.main inside run on `kernel` (a
+    Debian build's release; "" the default build), its initramfs built
+    first (cached); the environment is restored after."""
+    saved = {k: os.environ.get(k) for k in ("VBOARD_KERNEL", "VBOARD_OUT")}
+    os.environ.pop("VBOARD_OUT", None)
+    if kernel:
+        os.environ["VBOARD_KERNEL"] = kernel
+    else:
+        os.environ.pop("VBOARD_KERNEL", None)
+    try:
+        subprocess.run([str(VBOARD), "build"], check=True, capture_output=True)
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def ensure_built(extra=()):
