@@ -29,7 +29,7 @@ def _crashed_boot(script, share, timeout=600, files=(), **kw):
 
 def test_crashed_guest_fails_the_run(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(vboard, "run_job", _crashed_boot)
-    monkeypatch.setattr(vboard, "OUT", tmp_path / "vboard")
+    monkeypatch.setenv("VBOARD_OUT", str(tmp_path / "vboard"))
     (tmp_path / "vboard").mkdir()
     (tmp_path / "vboard" / "kernel.release").write_text("6.1.0-57-amd64\n")
     rc = run_board.main(["--board", "vivid", "--out", str(tmp_path / "out")])
