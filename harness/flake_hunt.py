@@ -13,6 +13,8 @@ own check families, the baselines every check).
 
   harness/flake_hunt.py [--rounds 5] [--load 2] [--bugs NAME,...] [--full]
                         [--out reports/out/flake-hunt]
+  harness/flake_hunt.py --load-only SECONDS [--load 2]   the load alone, beside
+                        another run (a clean clone's make test)
 
 Writes OUT.md (a bug or board that ever differed, its rate; each check whose
 verdict differed and how often it was each) and OUT.json. Exit 0 when every
@@ -148,6 +150,23 @@ def differing(rounds_verdicts):
     return out
 
 
+def load_only(n, seconds):
+    """n boards booting in a loop for `seconds`, and nothing else."""
+    if n < 1 or seconds <= 0:
+        print("flake_hunt: --load-only needs --load >= 1 and SECONDS > 0", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    vboard.ensure_built()
+    t0 = time.monotonic()
+    with Load(n, vboard.BUILD / "vboard" / "load-only", max_s=seconds) as load:
+        try:
+            time.sleep(seconds)
+        except KeyboardInterrupt:
+            pass
+    print(f"flake_hunt: load only: {load.boots} boots of {n} boards in {time.monotonic() - t0:.0f} s")
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -156,7 +175,12 @@ def main(argv=None):
     ap.add_argument("--boots", type=int, default=4, help="boards per round, side by side")
     ap.add_argument("--full", action="store_true", help="every check on every bug (test-full's sweep)")
     ap.add_argument("--out", default=str(vboard.TOP / "reports" / "out" / "flake-hunt"))
+    ap.add_argument("--load-only", type=float, metavar="SECONDS",
+                    help="only the load: LOAD boards booting in a loop for SECONDS, beside another run "
+                         "(a clean clone's make test: issue 40's 'CI stays green under load')")
     a = ap.parse_args(argv)
+    if a.load_only is not None:
+        return load_only(a.load, a.load_only)
     catalogue = fb.read_catalogue()
     known = {r["bug"] for r in catalogue}
     picked = [b for b in a.bugs.split(",") if b] or [r["bug"] for r in catalogue]
