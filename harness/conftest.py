@@ -14,11 +14,11 @@ import vboard  # noqa: E402
 
 SPEC = HERE.parent / "spec" / "controls-checklist.md"  # the rule book lives in the repository
 
-# make test runs two work units at a time (pytest-xdist, --dist loadgroup,
+# make test runs several work units at a time (pytest-xdist, --dist loadgroup,
 # the Makefile's PYTEST_PAR). A unit is a test file: its tests share its
 # boots through module fixtures, so it must stay on one worker. A file
 # whose module fixture boots once per parameter (test_vimc.py: one kernel
-# each) is one unit per parameter, which the two workers can share out.
+# each) is one unit per parameter, which the workers can share out.
 SPLIT_BY_PARAM = ("test_vimc.py", "test_vicodec.py", "test_vivid_all.py", "test_loopback.py")
 # xdist hands units out in collection order, one to whichever worker runs
 # dry. The costliest first (wall seconds of each unit in a make test on the
@@ -26,10 +26,11 @@ SPLIT_BY_PARAM = ("test_vimc.py", "test_vicodec.py", "test_vivid_all.py", "test_
 # host-only files fill in at the end instead of one worker waiting for the
 # other's last long boot. Units not named here come after, in file order.
 COSTLIEST_FIRST = (
-    "test_fixture_bugs.py", "test_lava.py", "test_uvc_faults.py", "test_vimc.py-newest", "test_vivid_all.py",
-    "test_kbisect_board.py", "test_vimc.py-6.1", "test_vivid_e2e.py", "test_visl.py", "test_loopback.py",
-    "test_vicodec.py", "test_uvc_kernels.py", "test_restore_journal.py",
-    "test_device_lock.py", "test_fuzz.py", "test_coverage.py", "test_reports.py",
+    "test_fixture_bugs.py", "test_vimc.py-newest", "test_lava.py", "test_kbisect_board.py", "test_uvc_faults.py",
+    "test_vicodec.py-newest", "test_vivid_all.py-newest", "test_vimc.py-6.1", "test_vicodec.py-6.1",
+    "test_vivid_all.py-6.1", "test_uvc_kernels.py", "test_visl.py", "test_vivid_e2e.py", "test_loopback.py-newest",
+    "test_loopback.py-6.1", "test_restore_journal.py", "test_device_lock.py", "test_fuzz.py", "test_coverage.py",
+    "test_reports.py",
 )
 
 
