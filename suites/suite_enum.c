@@ -3,6 +3,7 @@
 #include "ctrl/ctrl_enum.h"
 #include "ctrl/ctrl_type.h"
 #include "ctrl/rulebook.h"
+#include "dev/codec_kind.h"
 #include "check/registry.h"
 #include "check/verdict.h"
 #include <stdio.h>
@@ -503,6 +504,26 @@ static void newer_const(const struct check_ctx *cx)
 	       n > 4 ? ", ..." : "");
 }
 
+/* QC-24 (7.3 control.rst:290-302): the control a stateful codec must have. */
+static void codec_min_buffers(const struct check_ctx *cx)
+{
+	const struct rb_kernel *k = rb_running();
+	const enum codec_kind kind = codec_kind_probe(cx->dev);
+	if (kind != CODEC_STATEFUL_DECODER && kind != CODEC_STATEFUL_ENCODER)
+		v_skip("the node is no stateful codec (%s: M2M caps and its queues' compressed formats)",
+		       codec_kind_name(kind));
+	char book[16];
+	if (k->book < RB_VER(7, 3))
+		v_skip("the rule book %s's control.rst does not require MIN_BUFFERS of a %s (7.3's does, lines 290-302)",
+		       rb_ver_str(k->book, book, sizeof(book)), codec_kind_name(kind));
+	const bool dec = kind == CODEC_STATEFUL_DECODER;
+	const uint32_t id = dec ? V4L2_CID_MIN_BUFFERS_FOR_CAPTURE : V4L2_CID_MIN_BUFFERS_FOR_OUTPUT;
+	ck_assert_msg(model_find(cx->model, id), "expected the %s to have %s (control.rst:%s: \"This control is required "
+		      "for stateful %s\"), got no such control", codec_kind_name(kind),
+		      dec ? "MIN_BUFFERS_FOR_CAPTURE" : "MIN_BUFFERS_FOR_OUTPUT", dec ? "294-295" : "301-302",
+		      dec ? "decoders" : "encoders");
+}
+
 static bool not_compound(const struct ctrl *c, const struct ctrl_model *m, const char **why)
 {
 	return !ctrl_is_compound(&c->q) && c->have_qext;
@@ -531,6 +552,8 @@ static const struct check_def checks[] = {
 	  CHECK_PER_CONTROL, flags, .on_disabled = true },
 	{ "enum/newer-constant", "QC-22", "a flag bit or type newer than every rule book (a kernel past the newest one) is one warning per constant",
 	  CHECK_PER_ITEM, newer_const, .items = newer_items },
+	{ "enum/codec-min-buffers", "QC-24", "a stateful decoder has MIN_BUFFERS_FOR_CAPTURE, a stateful encoder MIN_BUFFERS_FOR_OUTPUT (7.3)",
+	  CHECK_PER_DEVICE, codec_min_buffers },
 	{ "enum/qc-vs-qext", "QC-20", "QUERYCTRL agrees with QUERY_EXT_CTRL on every non-compound control",
 	  CHECK_PER_CONTROL, qc_vs_qext, not_compound, .on_disabled = true },
 };
