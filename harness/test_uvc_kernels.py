@@ -1,9 +1,10 @@
-"""The uvc board on Debian's newest kernel (issue 33; 6.12 in make test-full,
-issue 12): the well-behaved
-emulated camera must give only the board's known uvcvideo deviations there
-too (fixtures/boards/uvc.expect, with its @KERNEL entries); what changed
-between 6.1 and 6.12 is in fixtures/boards/uvc-6.1-vs-6.12.md. One boot,
-make run BOARD=uvc KERNEL=<that build> as a user types it, minus make.
+"""The uvc board on Debian's newest 6.12 and, in make test-full, the newest
+kernel (issues 12, 33): the well-behaved emulated camera must give only the
+board's known uvcvideo deviations there too (fixtures/boards/uvc.expect, with
+its @KERNEL entries); what changed between 6.1 and 6.12 is in
+fixtures/boards/uvc-6.1-vs-6.12.md, 7.3's own deviations are uvc.expect's
+@7.3 entries. One boot, make run BOARD=uvc KERNEL=<that build> as a user
+types it, minus make.
 """
 import os
 import subprocess
@@ -14,10 +15,13 @@ import vboard
 import pytest
 
 # The builds are asked of apt when the tests are collected (kbuilds.py).
-# make test: the newest 6.12. On the newest kernel (7.3.4 today) the emulated
-# camera is disconnected 5 s into the run (uvcvideo 7.3: "Setting an async
-# control with a pending operation", then vhci drops the device; not traced
-# yet, issue 33): that run is make test-full's, where it fails until it is.
+# make test: the newest 6.12. The newest kernel (7.3.4 today) is make
+# test-full's: its disconnect is fixed (vhci sends an unlink before its
+# submit; the camera answers it, early_unlink.h), but uvcvideo 7.3's status
+# work deadlocks with a close or a subscribe while an async control completes
+# (the note at the end of uvc.expect, uvc_status.c:362/374 vs uvc_ctrl.c:2149):
+# 2 of 11 runs wedged and hung to the boot's timeout, too often and too long
+# for make test.
 KERNELS = [("6.12", vboard.newest_kernel("6.12"))] + ([("newest", vboard.newest_kernel())] if vboard.FULL else [])
 
 
