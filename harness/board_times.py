@@ -25,15 +25,17 @@ def read(dirs):
     return sorted(out, key=lambda r: -r[2])
 
 
-# The batched boots' run dirs (test_fixture_bugs.py, test_uvc_faults.py) by kind.
+# The batched boots' run dirs (test_fixture_bugs.py, test_uvc_faults.py) by
+# kind; the fixture's have one folder per kernel release below them.
 VARIANT_DIRS = {"fixture": "pytest-fixture", "uvc": "pytest-uvc-faults"}
 
 
 def variants(root):
-    """[(kind, name, guest seconds)] of every variant's run (res/NAME/t0, t1)."""
+    """[(kind, name, guest seconds)] of every variant's run (res/NAME/t0, t1);
+    of a name run on several kernels, its longest."""
     out = {}
     for kind, sub in VARIANT_DIRS.items():
-        for d in sorted(Path(root, sub).glob("batch*/res/*")):
+        for d in sorted([*Path(root, sub).glob("batch*/res/*"), *Path(root, sub).glob("*/batch*/res/*")]):
             t0, t1 = d / "t0", d / "t1"
             if t0.exists() and t1.exists():
                 secs = float(t1.read_text()) - float(t0.read_text())

@@ -120,16 +120,47 @@ def ensure_built(extra=()):
         subprocess.run([str(VBOARD), "build", *extra], check=True)
 
 
-def run_job(script: str, share: Path, timeout: int = 600, files=(), quiet=True, echo=True) -> BoardRun:
+def board_env(kernel=None):
+    """The environment of a vboard command for `kernel`: None keeps the
+    process's own (VBOARD_KERNEL as the caller set it), "" is the default
+    build (6.1), a release is that Debian build; either of the last two
+    with that kernel's own artifacts (VBOARD_OUT dropped)."""
+    env = dict(os.environ)
+    if kernel is not None:
+        env.pop("VBOARD_OUT", None)
+        env.pop("VBOARD_KERNEL", None)
+        if kernel:
+            env["VBOARD_KERNEL"] = kernel
+    return env
+
+
+def build_board(kernel=None):
+    """`vboard build` for `kernel` (board_env): its download (cached) and
+    initramfs; returns the release it boots."""
+    env = board_env(kernel)
+    subprocess.run([str(VBOARD), "build"], env=env, check=True, stdout=subprocess.DEVNULL)
+    return release_of(kernel)
+
+
+def release_of(kernel=None):
+    """The release a board for `kernel` (board_env) boots, as its last
+    build recorded it (or fetch-kernel.sh resolves it)."""
+    return subprocess.run([str(VBOARD), "release"], env=board_env(kernel), check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def run_job(script: str, share: Path, timeout: int = 600, files=(), quiet=True, echo=True,
+            kernel=None) -> BoardRun:
     """Boot once, run `script` as /share/job.sh. `files` are copied into the
-    share first (e.g. a fixture module). The console is echoed live."""
+    share first (e.g. a fixture module). The console is echoed live.
+    `kernel`: which build boots (board_env); its board must be built."""
     if share.exists():
         shutil.rmtree(share)
     share.mkdir(parents=True)
     (share / "job.sh").write_text(script)
     for f in files:
         shutil.copy(f, share / Path(f).name)
-    env = dict(os.environ, VBOARD_QUIET="1" if quiet else "0")
+    env = dict(board_env(kernel), VBOARD_QUIET="1" if quiet else "0")
     t0 = time.monotonic()
     proc = subprocess.Popen([str(VBOARD), "run", str(share), str(timeout)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
