@@ -255,10 +255,11 @@ def run_batches(bugs, root, n=2, timeout=3000, only=None, compliance=True, subde
 
 def run_kernels(plan, timeout=3000, only=None, compliance=True, subdev=(), costs=None):
     """Several kernels' batches in one set of parallel boots: plan is
-    [(kernel, module, bugs, boots, root[, absent])]; each kernel's bugs are
-    shared out over its boots as run_batches does, its boots' dirs
-    root/batch<i>; `absent` (batch_script) go to its first boot. Returns
-    [{bug: result dir}] in plan order and every BoardRun."""
+    [(kernel, module, bugs, boots, root[, absent[, costs]])]; each kernel's
+    bugs are shared out over its boots as run_batches does (by its own
+    costs, or `costs`), its boots' dirs root/batch<i>; `absent`
+    (batch_script) go to its first boot. Returns [{bug: result dir}] in
+    plan order and every BoardRun."""
     files, args = [], ""
     if PROFILE.exists():
         files.append(PROFILE)
@@ -269,7 +270,8 @@ def run_kernels(plan, timeout=3000, only=None, compliance=True, subdev=(), costs
     batches, boards, owner = [], [], []
     for k, (kernel, module, bugs, n, root, *rest) in enumerate(plan):
         absent = rest[0] if rest else ()
-        for i, batch in enumerate(split_batches(bugs, n, last=LAST_IN_BOOT, costs=costs)):
+        own = rest[1] if len(rest) > 1 else costs
+        for i, batch in enumerate(split_batches(bugs, n, last=LAST_IN_BOOT, costs=own)):
             script = batch_script(batch, conform_args=args, only=only, compliance=compliance, subdev=subdev,
                                   absent=absent if i == 0 else ())
             batches.append(batch)

@@ -137,19 +137,18 @@ def runs(built):
     if reused:
         dirs = [fb.last_dirs(p[4], p[2]) for p in plan]
     else:
-        # Quick runs (make test): the measured costs (6.1's; the newest
-        # kernel's are within a few seconds of them but brightness-sleeps,
-        # 30 s instead of 60) share each kernel's bugs out, and the boots
-        # over the kernels so that all end together (share_boots); they
-        # mostly wait (hangs, event timeouts, wedges). The full sweep: two
-        # boots a kernel, its runs all cost about the same.
-        costs = None if FULL else read_costs("fixture")
-        groups = [(p[2], fb.LAST_IN_BOOT) for p in plan]
-        boots_of = share_boots(groups, 2 * len(plan) if FULL else QUICK_BOOTS if len(plan) > 1 else 4, costs)
-        plan = [(k, m, b, boots_of[i], r, a) for i, (k, m, b, _, r, a) in enumerate(plan)]
+        # Quick runs (make test): each kernel's measured costs (its own
+        # series' rows of batch-seconds.tsv where there are, 'fixture@7.3':
+        # brightness-sleeps costs 30 s there, 60 on 6.1) share its bugs out,
+        # and the boots over the kernels so that all end together
+        # (share_boots); they mostly wait (hangs, event timeouts, wedges).
+        # The full sweep: two boots a kernel, its runs all cost about the same.
+        costs = [None if FULL else read_costs("fixture", series=".".join(map(str, SERIES[k]))) for k in LABELS]
+        groups = [(p[2], fb.LAST_IN_BOOT, c) for p, c in zip(plan, costs)]
+        boots_of = share_boots(groups, 2 * len(plan) if FULL else QUICK_BOOTS if len(plan) > 1 else 4)
+        plan = [(k, m, b, boots_of[i], r, a, costs[i]) for i, (k, m, b, _, r, a) in enumerate(plan)]
         only = None if FULL else fb.only_args([b for p in plan for b in p[2]], CATALOGUE)
-        dirs, boots = fb.run_kernels(plan, only=only, compliance=FULL, subdev=fb.subdev_bugs(CATALOGUE),
-                                     costs=costs)
+        dirs, boots = fb.run_kernels(plan, only=only, compliance=FULL, subdev=fb.subdev_bugs(CATALOGUE))
         for b in boots:
             assert not b.hung, f"a board hung: {b.share}/console.log"
     for (label, _), d, p in zip(KERNELS, dirs, plan):
@@ -166,10 +165,11 @@ def runs(built):
 
 # make test's boots for both kernels (issue 33 item 6): 6.1 needs two (one
 # for each bug that wedges its board for good), share_boots gives the
-# newest the other four. Measured 2026-12-07 on the shared 2-core machine:
-# boots of 161-218 s wall, 276 s of host CPU in all (6.1's whole catalogue
-# alone in four boots: 177-202 s, 172 s of CPU); five boots would leave the
-# newest kernel's three about 80 s of guest time longer each.
+# newest the other four. Measured 2026-12-07 back to back on the shared
+# 2-core machine (load average about 1): this file 203 s (boots 159-192 s
+# wall, 283 s of host CPU in all) against 190 s before (6.1 alone, four
+# boots of 157-185 s, 147 s of CPU); five boots would leave the newest
+# kernel's three about 50 s of guest time longer each.
 QUICK_BOOTS = 6
 
 
