@@ -9,7 +9,7 @@
 #   make test       host unit tests + the pytest harness end to end on the virtual board
 #                   (the fixture self-test runs each bug's own check families)
 #   make test-full  the same with the full sweeps: every check on every fixture bug, with
-#                   Debian 13's v4l2-compliance beside it (reports/out/fixture-detection.md); what a nightly runs
+#                   Debian 13's v4l2-compliance beside it (reports/out/fixture-detection-<kernel>.md); what a nightly runs
 #   make bench      benchmarks (speed targets are measured here, never asserted in tests)
 #   make install    the binary and its man page under PREFIX (/usr/local), DESTDIR honoured
 # Each target installs the Debian packages it needs (tools/deps.sh).

@@ -40,15 +40,19 @@ def conform_lines(device, args, node_arg=None):
     ]
 
 
-def read_costs(kind, path=COSTS):
-    """{name: guest seconds} of one kind of variant ('fixture', 'uvc')."""
-    out = {}
+def read_costs(kind, path=COSTS, series=None):
+    """{name: guest seconds} of one kind of variant ('fixture', 'uvc'); with
+    `series` ('7.3'), that kernel series' own rows ('fixture@7.3') replace
+    the kind's where they exist."""
+    out, own = {}, {}
     for line in Path(path).read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             k, name, secs = line.split("\t")
             if k == kind:
                 out[name] = float(secs)
-    return out
+            elif series and k == f"{kind}@{series}":
+                own[name] = float(secs)
+    return {**out, **own}
 
 
 def split_batches(names, n, last=(), costs=None):
@@ -77,14 +81,44 @@ def split_batches(names, n, last=(), costs=None):
     return [[BASELINE] + sorted(mine[i], key=order.get) + tail[i:i + 1] for i in range(n)]
 
 
-def boot_batches(batches, script_of, root, timeout, files=()):
+def share_boots(groups, n, costs=None):
+    """How many of n boots each group of variants gets (a kernel's, in the
+    fixture's runs on two kernels), so that the boots, which all run side
+    by side, end together: groups is [(names, last[, costs])]; a group gets
+    at least one boot and one per run in `last` it has (split_batches),
+    then each further boot goes to the group whose boots would take longest
+    (each boot repeats the baseline: costs as in split_batches, a group's
+    own or `costs`)."""
+    def cost_fn(table):
+        table = table or {}
+        default = statistics.median(table.values()) if table else 1.0
+        return lambda name: table.get(name, default) + PER_VARIANT_S
+    cost = [cost_fn(g[2] if len(g) > 2 else costs) for g in groups]
+    work = [sum(cost[k](b) for b in g[0] if b != BASELINE) for k, g in enumerate(groups)]
+    boots = [max(1, sum(1 for b in g[0] if b in g[1])) for g in groups]
+    assert sum(boots) <= n, f"{sum(boots)} boots needed at least, {n} allowed"
+
+    def per_boot(k):
+        return work[k] / boots[k] + cost[k](BASELINE)
+    while sum(boots) < n:
+        k = max(range(len(groups)), key=per_boot)
+        boots[k] += 1
+    return boots
+
+
+def boot_batches(batches, script_of, root, timeout, files=(), boards=None):
     """One board per batch, in parallel, each running script_of(batch);
-    every name's results in <share>/res/<name>."""
+    every name's results in <share>/res/<name>. `boards`, one per batch:
+    (share dir, kernel for vboard.run_job, files, script or None) of boots
+    that differ (the fixture on two kernels, each with its own module); by
+    default root/batch<i>, the caller's kernel and `files`, script_of's."""
+    boards = boards or [(root / f"batch{i}", None, files, None) for i in range(len(batches))]
     runs = [None] * len(batches)
 
     def boot(i):
-        runs[i] = vboard.run_job(script_of(batches[i]), root / f"batch{i}", timeout=timeout, files=files,
-                                 echo=False)
+        share, kernel, mine, script = boards[i]
+        runs[i] = vboard.run_job(script or script_of(batches[i]), share, timeout=timeout, files=mine,
+                                 echo=False, kernel=kernel)
 
     threads = [threading.Thread(target=boot, args=(i,)) for i in range(len(batches))]
     for t in threads:

@@ -9,6 +9,7 @@ usage: board_times.py [DIR...]   (default: build)
        seconds of every variant of the last fixture and uvc fault boots, as
        harness/batch-seconds.tsv lists them (its rows, to replace them)
 """
+import re
 import sys
 from pathlib import Path
 
@@ -25,19 +26,31 @@ def read(dirs):
     return sorted(out, key=lambda r: -r[2])
 
 
-# The batched boots' run dirs (test_fixture_bugs.py, test_uvc_faults.py) by kind.
+# The batched boots' run dirs (test_fixture_bugs.py, test_uvc_faults.py) by
+# kind; the fixture's have one folder per kernel release below them.
 VARIANT_DIRS = {"fixture": "pytest-fixture", "uvc": "pytest-uvc-faults"}
 
 
+# The fixture's default kernel series: its rows are kind 'fixture'; another
+# kernel's are 'fixture@X.Y' (board_batches.read_costs).
+DEFAULT_SERIES = "6.1"
+
+
 def variants(root):
-    """[(kind, name, guest seconds)] of every variant's run (res/NAME/t0, t1)."""
+    """[(kind, name, guest seconds)] of every variant's run (res/NAME/t0, t1),
+    the longest where it ran in several boots; a fixture boot of a kernel
+    other than 6.1 (pytest-fixture/RELEASE/) gives kind 'fixture@X.Y'."""
     out = {}
     for kind, sub in VARIANT_DIRS.items():
-        for d in sorted(Path(root, sub).glob("batch*/res/*")):
+        for d in sorted([*Path(root, sub).glob("batch*/res/*"), *Path(root, sub).glob("*/batch*/res/*")]):
             t0, t1 = d / "t0", d / "t1"
+            k = kind
+            m = re.match(r"(\d+\.\d+)", d.parent.parent.parent.name) if d.parent.parent.parent.name != sub else None
+            if m and m.group(1) != DEFAULT_SERIES:
+                k = f"{kind}@{m.group(1)}"
             if t0.exists() and t1.exists():
                 secs = float(t1.read_text()) - float(t0.read_text())
-                out[kind, d.name] = max(secs, out.get((kind, d.name), 0.0))
+                out[k, d.name] = max(secs, out.get((k, d.name), 0.0))
     return [(k, n, s) for (k, n), s in sorted(out.items())]
 
 

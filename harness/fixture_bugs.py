@@ -62,14 +62,39 @@ PERSONALITIES = {"m2m-none": ("bug=none m2m=1", "m2m-")}
 
 
 
+# An expected check that holds on some kernel series only: '<6.15:PATTERN'
+# (before 6.15) or '>=6.15:PATTERN' (from 6.15), where the rule book of the
+# series judges the bug's effect differently (bugs.tsv, expected()).
+SERIES_PATTERN = re.compile(r"^(<|>=)(\d+)\.(\d+):(.+)$")
+
+
 def read_catalogue(path=CATALOGUE):
-    """bugs.tsv rows as dicts; 'patterns' and 'rules' split into lists."""
+    """bugs.tsv rows as dicts; 'patterns' and 'rules' split into lists.
+    'patterns' are every pattern without its series condition (the
+    families a run needs); 'conditions' {pattern: (op, series)} of those
+    that have one (expected() applies them)."""
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
     for r in rows:
-        r["patterns"] = [p.strip() for p in r["expected_checks"].split(",") if p.strip()]
+        r["patterns"], r["conditions"] = [], {}
+        for p in (p.strip() for p in r["expected_checks"].split(",")):
+            m = SERIES_PATTERN.match(p)
+            if m:
+                p = m.group(4)
+                r["conditions"][p] = (m.group(1), (int(m.group(2)), int(m.group(3))))
+            if p:
+                r["patterns"].append(p)
         r["rules"] = [p.strip() for p in r["rule"].split(",") if p.strip()]
     return rows
+
+
+def expected(row, series):
+    """The row's patterns that hold on a kernel series (all of them when
+    the series is unknown)."""
+    def holds(p):
+        op, ver = row["conditions"].get(p, (None, None))
+        return op is None or series is None or (series < ver if op == "<" else series >= ver)
+    return [p for p in row["patterns"] if holds(p)]
 
 
 def catalogue_param(row, reason):
@@ -85,10 +110,20 @@ def driver_bug_names(path=BUGS_H):
     return re.findall(r'^\s*X\(\w+,\s*"([^"]+)"\)', path.read_text(), re.M)
 
 
-def build_module():
-    """make fixture-driver: headers for the board's kernel, then kbuild."""
-    subprocess.run(["make", "-C", str(vboard.TOP), "-s", "fixture-driver"], check=True)
-    return MODULE
+def build_module(kernel=None):
+    """The module for a board. kernel None: make fixture-driver (headers
+    for the board's kernel, kbuild in the source folder: MODULE). A release
+    (or "" for the default build, vboard.board_env): that release's build
+    in build/fixture-driver/RELEASE (build-for-kernel.sh), so that modules
+    for two kernels live side by side."""
+    if kernel is None:
+        subprocess.run(["make", "-C", str(vboard.TOP), "-s", "fixture-driver"], check=True)
+        return MODULE
+    rel = vboard.build_board(kernel)
+    out = vboard.BUILD / "fixture-driver" / rel
+    p = subprocess.run([str(vboard.TOP / "fixtures" / "drivers" / "build-for-kernel.sh"), rel, str(out)],
+                       check=True, stdout=subprocess.PIPE, text=True)
+    return Path(p.stdout.strip().splitlines()[-1])
 
 
 def subdev_bugs(catalogue):
@@ -151,13 +186,16 @@ def only_args(bugs, catalogue, optional=True):
     return out
 
 
-def batch_script(bugs, device="/dev/video0", conform_args="", only=None, compliance=True, subdev=()):
+def batch_script(bugs, device="/dev/video0", conform_args="", only=None, compliance=True, subdev=(), absent=()):
     """One boot: for every bug, load the module with it, run v4l2-conform
     (only[bug]: extra arguments, e.g. --only its families) and, with
     `compliance`, v4l2-compliance, unload. Each bug's files go to
     /share/res/<bug>/, with the kernel log of just that bug (dmesg -c) so a
     warning is attributed. The bugs in `subdev` (and BASELINE_SUBDEV, which
-    is bug=none) load with subdev=1 and run on the media device (-m)."""
+    is bug=none) load with subdev=1 and run on the media device (-m).
+    Each bug in `absent` (its code is not in this kernel's module, why_not)
+    is loaded first, to see the module refuse it: its insmod's exit status
+    and kernel log in /share/res/absent/<bug>/."""
     only = only or {}
     lines = script_head(["for m in videodev videobuf2-common videobuf2-v4l2 videobuf2-vmalloc; do modprobe $m; done"]) + [
         # A task in an uninterruptible sleep for 5 s is a hung task (the
@@ -186,6 +224,9 @@ def batch_script(bugs, device="/dev/video0", conform_args="", only=None, complia
         "  dmesg -c > $d/dmesg.txt",
         "}",
     ]
+    for b in absent:
+        lines.append(f"a=/share/res/absent/{b}; mkdir -p $a; insmod /share/v4l2c_fixture.ko bug={b} > $a/insmod.txt 2>&1;"
+                     " echo $? > $a/insmod.exit; rmmod v4l2c_fixture 2>/dev/null; dmesg -c > $a/dmesg.txt")
     for b in bugs:
         if b == BASELINE_SUBDEV:
             head = f"run_bug {b} {MEDIA} 'bug=none subdev=1'"
@@ -206,23 +247,47 @@ def batch_script(bugs, device="/dev/video0", conform_args="", only=None, complia
     return "\n".join(lines) + "\n"
 
 
-def run_batches(bugs, root, n=2, timeout=3000, only=None, compliance=True, subdev=(), costs=None):
+def run_batches(bugs, root, n=2, timeout=3000, only=None, compliance=True, subdev=(), costs=None,
+                kernel=None, module=MODULE):
     """Boot n boards in parallel (TCG uses one host core each). `only` and
     `compliance` as for batch_script; `costs` ({bug: seconds}) shares the
-    bugs out so that the boots end together (split_batches). Returns {bug:
-    Path of its result dir} and the BoardRun of every boot."""
-    files, args = [MODULE], ""
+    bugs out so that the boots end together (split_batches); `kernel` and
+    `module`: the build that boots (vboard.board_env) and its module.
+    Returns {bug: Path of its result dir} and the BoardRun of every boot."""
+    dirs, boots = run_kernels([(kernel, module, bugs, n, root)], timeout, only, compliance, subdev, costs)
+    return dirs[0], boots
+
+
+def run_kernels(plan, timeout=3000, only=None, compliance=True, subdev=(), costs=None):
+    """Several kernels' batches in one set of parallel boots: plan is
+    [(kernel, module, bugs, boots, root[, absent[, costs]])]; each kernel's
+    bugs are shared out over its boots as run_batches does (by its own
+    costs, or `costs`), its boots' dirs root/batch<i>; `absent`
+    (batch_script) go to its first boot. Returns [{bug: result dir}] in
+    plan order and every BoardRun."""
+    files, args = [], ""
     if PROFILE.exists():
         files.append(PROFILE)
         args = f"-p /share/{PROFILE.name}"
     # Measured 2026-12-06 (6.1, the quick runs): shared out as they came,
     # the boots' runs took 431 s and 288 s of guest time; by cost, about
     # equal (harness/batch-seconds.tsv).
-    batches = split_batches(bugs, n, last=LAST_IN_BOOT, costs=costs)
-    return boot_batches(batches,
-                        lambda batch: batch_script(batch, conform_args=args, only=only, compliance=compliance,
-                                                   subdev=subdev),
-                        root, timeout, files)
+    batches, boards, owner = [], [], []
+    for k, (kernel, module, bugs, n, root, *rest) in enumerate(plan):
+        absent = rest[0] if rest else ()
+        own = rest[1] if len(rest) > 1 else costs
+        for i, batch in enumerate(split_batches(bugs, n, last=LAST_IN_BOOT, costs=own)):
+            script = batch_script(batch, conform_args=args, only=only, compliance=compliance, subdev=subdev,
+                                  absent=absent if i == 0 else ())
+            batches.append(batch)
+            boards.append((Path(root) / f"batch{i}", kernel, [module, *files], script))
+            owner.append(k)
+    _, boots = boot_batches(batches, None, None, timeout, boards=boards)
+    dirs = [{} for _ in plan]
+    for batch, k, boot in zip(batches, owner, boots):
+        for b in batch:
+            dirs[k].setdefault(b, boot.share / "res" / b)
+    return dirs, boots
 
 
 class BugRun:
@@ -386,10 +451,13 @@ FIXTURE_INTRO = ("Each bug is one mistake injected into the v4l2c-fixture driver
 
 
 def write_detection(rows, out_dir, name="fixture-detection", title=FIXTURE_TITLE, intro=FIXTURE_INTRO,
-                    version=None):
+                    version=None, kernel=None):
     """reports/out/<name>.{json,md} (the fixture driver's by default; the
     emulated camera's faults use the same table); `version`: the
-    v4l2-compliance that ran (compliance_version_of)."""
+    v4l2-compliance that ran (compliance_version_of); `kernel`: the board's
+    release, in the title (the fixture's tables are one per kernel)."""
+    if kernel:
+        title = f"{title}, on kernel {kernel}"
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     totals = {tool: {v: sum(1 for r in rows if r[tool] == v) for v in ("fail", "warn", "no", "error")}
@@ -397,7 +465,7 @@ def write_detection(rows, out_dir, name="fixture-detection", title=FIXTURE_TITLE
     both = sum(1 for r in rows if r["conform"] != "no" and r["compliance"] != "no")
     only_conform = sum(1 for r in rows if r["conform"] != "no" and r["compliance"] == "no")
     only_compliance = sum(1 for r in rows if r["conform"] == "no" and r["compliance"] != "no")
-    summary = {"bugs": len(rows), "compliance_version": version, "totals": totals, "both": both,
+    summary = {"bugs": len(rows), "kernel": kernel, "compliance_version": version, "totals": totals, "both": both,
                "only_conform": only_conform,
                "only_compliance": only_compliance,
                "neither": sum(1 for r in rows if r["conform"] == "no" and r["compliance"] == "no")}
@@ -427,9 +495,24 @@ def write_detection(rows, out_dir, name="fixture-detection", title=FIXTURE_TITLE
 
 # Interfaces a kernel series gained: the fixture implements them (and their
 # bugs) only from that release on (fx_compat.h FX_MINMAX), and the checks of
-# them are recorded skips before it (suites/suite_minmax.c, lib/ctrl/kseries.c).
+# them are recorded skips before it (suites/suite_minmax.c, lib/ctrl/rulebook.c).
 SINCE_BUGS = {"minmax-": (6, 15)}
 SINCE_CHECKS = {"minmax/": (6, 15)}
+# Interfaces a kernel series took away from drivers: from 6.15 a driver has
+# no QUERYCTRL, G_CTRL or S_CTRL op, the core answers those ioctls from the
+# driver's extended ones (7.3 drivers/media/v4l2-core/v4l2-ioctl.c:2313-2318
+# v4l_queryctrl through vidioc_query_ext_ctrl, :2368-2381 v4l_g_ctrl and
+# :2399-2408 v4l_s_ctrl through vidioc_g/s_ext_ctrls), so the module built
+# for 6.15+ leaves out fx_queryctrl, fx_g_ctrl and fx_s_ctrl (fx_compat.h
+# FX_OLD_CTRL_OPS) and with them the bugs that live only there (fx_bugs.h
+# FX_OLD_OPS_BUGS, which refuses them on such a module). Their checks keep
+# them as their negative case: they are detected on the kernels they exist on.
+OLD_OPS_GONE = (6, 15)
+UNTIL_BUGS = {b: OLD_OPS_GONE for b in (
+    "unknown-id-accepted", "button-readable", "button-get-einval", "int64-g-ctrl", "queryctrl-step-mismatch",
+    "s-ctrl-no-writeback", "event-s-ctrl-silent", "button-set-refused", "frame-count-bit8",
+    "s-ctrl-uninterruptible", "s-ctrl-wedges-device", "g-ctrl-null-deref", "s-ctrl-sleeps-forever",
+    "disabled-cleared-by-set")}
 
 
 def kernel_series(kernel):
@@ -446,7 +529,67 @@ def _since(name, table, series):
 
 def bug_applies(bug, series):
     """The bug's code exists in the module built for this kernel series."""
-    return _since(bug, SINCE_BUGS, series)
+    return why_not(bug, series) is None
+
+
+def why_not(bug, series):
+    """None when the bug exists in the module for this kernel series, else
+    the reason, for the recorded skip."""
+    if not _since(bug, SINCE_BUGS, series):
+        return (f"bug={bug}: the interface it breaks (WHICH_MIN_VAL/MAX_VAL, RECT) exists from 6.15; the module "
+                f"for kernel {_dotted(series)} has no such code (fx_compat.h FX_MINMAX)")
+    until = UNTIL_BUGS.get(bug)
+    if until and series is not None and series >= until:
+        return (f"bug={bug}: it lives in the driver's QUERYCTRL/G_CTRL/S_CTRL ops, which a driver has no longer "
+                f"from {_dotted(until)} (the core answers them from the extended ops: 7.3 v4l2-ioctl.c:2313, "
+                f":2368, :2399); the module for kernel {_dotted(series)} has no such code (fx_compat.h "
+                f"FX_OLD_CTRL_OPS); judged on a kernel before {_dotted(until)}")
+    return None
+
+
+# Bugs whose effect the suite judges differently on different kernel
+# series, beyond expected checks with a series condition (bugs.tsv
+# '<6.15:'): make test runs them on 6.1 as well as on the newest kernel.
+SERIES_DEPENDENT = {
+    "undefined-flag-bit": "FL-14 judges a flag bit by the rule book of the kernel's series (lib/ctrl/rulebook.c)",
+    "brightness-sleeps": "the module sleeps in its own QUERYCTRL op before 6.15 and in G_EXT_CTRLS from 6.15, "
+                         "where the core's QUERYCTRL goes through QUERY_EXT_CTRL (7.3 v4l2-ioctl.c:2315), "
+                         "which does not sleep",
+}
+
+
+def series_dependent(row):
+    return bool(row["conditions"]) or row["bug"] in SERIES_DEPENDENT
+
+
+def plan_kernels(catalogue, kernels, full=False):
+    """{label: [bugs]} for kernels [(label, series)], the newest last: with
+    `full` every bug on every kernel it exists on; else each bug on the
+    newest kernel it exists on, and on the others only the bugs that
+    do not exist on the newest or that it judges by the series
+    (series_dependent)."""
+    newest = kernels[-1][1]
+    out = {}
+    for label, series in kernels:
+        out[label] = [r["bug"] for r in catalogue if bug_applies(r["bug"], series) and
+                      (full or label == kernels[-1][0] or not bug_applies(r["bug"], newest) or series_dependent(r))]
+    return out
+
+
+def absent_probes(catalogue, series):
+    """Bugs whose code the module for this series lacks, one for each
+    reason (an interface newer than the series, one drivers lost): the
+    loads that must be refused (batch_script `absent`). One each: a
+    refused load costs about 2.5 s of guest time under TCG."""
+    out = []
+    for since in (True, False):
+        out += [r["bug"] for r in catalogue if not bug_applies(r["bug"], series) and
+                (not _since(r["bug"], SINCE_BUGS, series)) == since][:1]
+    return out
+
+
+def _dotted(series):
+    return ".".join(map(str, series)) if series else "?"
 
 
 def check_applies(template, series):

@@ -4,7 +4,6 @@
 boot; what the tests of those boards read from what the boot left (the
 combined summary.json, each node's results.json)."""
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -48,12 +47,8 @@ class MediaBoot:
 def boot(board, kernel, out: Path) -> MediaBoot:
     """Boot `board` on `kernel` ("" for the default 6.1 build) once; its
     reports in `out`. The kernel's initramfs is built first (cached)."""
-    env = dict(os.environ)
-    env.pop("VBOARD_OUT", None)
-    env.pop("VBOARD_KERNEL", None)
-    if kernel:
-        env["VBOARD_KERNEL"] = kernel
-    subprocess.run([str(vboard.VBOARD), "build"], env=env, check=True, capture_output=True)
+    env = vboard.board_env(kernel)
+    vboard.build_board(kernel)
     p = subprocess.run([sys.executable, str(vboard.TOP / "harness" / "run_board.py"), "--board", board,
                         "--out", str(out)], env=env, capture_output=True, text=True)
     return MediaBoot(p, out)

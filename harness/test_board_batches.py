@@ -38,3 +38,17 @@ def test_the_table_reads():
     for kind in ("fixture", "uvc"):
         costs = bb.read_costs(kind)
         assert costs and all(v >= 0 for v in costs.values()) and BASE in costs, kind
+
+
+def test_share_boots_gives_the_longer_group_the_spare_boots():
+    costs = {BASE: 10, "w1": 5, "w2": 5, "a": 100, "b": 100, "c": 100, "d": 100, "e": 5}
+    old = ([BASE, "w1", "w2", "e"], ("w1", "w2"))          # two runs that wedge their boot: two boots
+    new = ([BASE, "a", "b", "c", "d"], ("w1", "w2"))
+    assert bb.share_boots([old, new], 6, costs) == [2, 4]
+    assert bb.share_boots([old, new], 4, costs) == [2, 2]
+
+
+def test_share_boots_needs_a_boot_per_wedging_run():
+    import pytest
+    with pytest.raises(AssertionError):
+        bb.share_boots([([BASE, "w1", "w2"], ("w1", "w2")), ([BASE, "a"], ())], 2)

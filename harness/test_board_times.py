@@ -36,3 +36,21 @@ def test_variants_are_the_rows_of_the_cost_table(tmp_path, capsys):
     path = tmp_path / "costs.tsv"
     path.write_text("# a comment\nfixture\tbug-a\t1.2\nfixture\tnone\t27.0\nuvc\tnone\t30.0\n")
     assert board_batches.read_costs("fixture", path) == {"bug-a": 1.2, "none": 27.0}
+
+
+def test_variants_of_another_kernel_have_its_series(tmp_path, capsys):
+    """The fixture's boots on two kernels (pytest-fixture/RELEASE/batchN):
+    6.1's rows are 'fixture', another series' 'fixture@X.Y', which
+    read_costs(kind, series=) prefers."""
+    for rel, t1 in (("6.1.0-57-amd64", 12.0), ("7.3.4+deb13-amd64", 11.0)):
+        d = tmp_path / "pytest-fixture" / rel / "batch0" / "res" / "bug-a"
+        d.mkdir(parents=True)
+        (d / "t0").write_text("10\n")
+        (d / "t1").write_text(f"{t1}\n")
+    assert board_times.main(["--variants", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == "fixture\tbug-a\t2.0\nfixture@7.3\tbug-a\t1.0\n"
+    import board_batches
+    path = tmp_path / "costs.tsv"
+    path.write_text("fixture\tbug-a\t2.0\nfixture\tnone\t27.0\nfixture@7.3\tbug-a\t1.0\n")
+    assert board_batches.read_costs("fixture", path, series="7.3") == {"bug-a": 1.0, "none": 27.0}
+    assert board_batches.read_costs("fixture", path) == {"bug-a": 2.0, "none": 27.0}

@@ -118,24 +118,19 @@ class BoardRun:
 
 @contextlib.contextmanager
 def on_kernel(kernel):
-    """Boards, module builds and run_board.main inside run on `kernel` (a
-    Debian build's release; "" the default build), its initramfs built
-    first (cached); the environment is restored after."""
-    saved = {k: os.environ.get(k) for k in ("VBOARD_KERNEL", "VBOARD_OUT")}
-    os.environ.pop("VBOARD_OUT", None)
-    if kernel:
-        os.environ["VBOARD_KERNEL"] = kernel
-    else:
-        os.environ.pop("VBOARD_KERNEL", None)
+    """In-process code that reads the environment (run_board.main, the
+    `build:` targets of board_files) runs on `kernel` inside: os.environ
+    is board_env(kernel) there, the board built first (build_board);
+    restored after. Code that takes an env or kernel= needs none of it."""
+    saved = dict(os.environ)
+    build_board(kernel)
+    os.environ.clear()
+    os.environ.update(board_env(kernel))
     try:
-        subprocess.run([str(VBOARD), "build"], check=True, capture_output=True)
         yield
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 def ensure_built(extra=()):
@@ -149,16 +144,47 @@ def ensure_built(extra=()):
         subprocess.run([str(VBOARD), "build", *extra], check=True)
 
 
-def run_job(script: str, share: Path, timeout: int = 600, files=(), quiet=True, echo=True) -> BoardRun:
+def board_env(kernel=None):
+    """The environment of a vboard command for `kernel`: None keeps the
+    process's own (VBOARD_KERNEL as the caller set it), "" is the default
+    build (6.1), a release is that Debian build; either of the last two
+    with that kernel's own artifacts (VBOARD_OUT dropped)."""
+    env = dict(os.environ)
+    if kernel is not None:
+        env.pop("VBOARD_OUT", None)
+        env.pop("VBOARD_KERNEL", None)
+        if kernel:
+            env["VBOARD_KERNEL"] = kernel
+    return env
+
+
+def build_board(kernel=None):
+    """`vboard build` for `kernel` (board_env): its download (cached) and
+    initramfs; returns the release it boots."""
+    env = board_env(kernel)
+    subprocess.run([str(VBOARD), "build"], env=env, check=True, stdout=subprocess.DEVNULL)
+    return release_of(kernel)
+
+
+def release_of(kernel=None):
+    """The release a board for `kernel` (board_env) boots, as its last
+    build recorded it (or fetch-kernel.sh resolves it)."""
+    return subprocess.run([str(VBOARD), "release"], env=board_env(kernel), check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def run_job(script: str, share: Path, timeout: int = 600, files=(), quiet=True, echo=True,
+            kernel=None) -> BoardRun:
     """Boot once, run `script` as /share/job.sh. `files` are copied into the
-    share first (e.g. a fixture module). The console is echoed live."""
+    share first (e.g. a fixture module). The console is echoed live.
+    `kernel`: which build boots (board_env); its board must be built."""
     if share.exists():
         shutil.rmtree(share)
     share.mkdir(parents=True)
     (share / "job.sh").write_text(script)
     for f in files:
         shutil.copy(f, share / Path(f).name)
-    env = dict(os.environ, VBOARD_QUIET="1" if quiet else "0")
+    env = dict(board_env(kernel), VBOARD_QUIET="1" if quiet else "0")
     t0 = time.monotonic()
     proc = subprocess.Popen([str(VBOARD), "run", str(share), str(timeout)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
