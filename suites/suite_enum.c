@@ -508,6 +508,8 @@ static void newer_const(const struct check_ctx *cx)
 static void codec_min_buffers(const struct check_ctx *cx)
 {
 	const struct rb_kernel *k = rb_running();
+	if (dev_is_subdev(cx->dev))
+		v_skip("a sub-device node has no buffer queues: it is no codec");
 	const enum codec_kind kind = codec_kind_probe(cx->dev);
 	if (kind != CODEC_STATEFUL_DECODER && kind != CODEC_STATEFUL_ENCODER)
 		v_skip("the node is no stateful codec (%s: M2M caps and its queues' compressed formats)",
