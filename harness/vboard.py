@@ -122,10 +122,10 @@ def on_kernel(kernel):
     `build:` targets of board_files) runs on `kernel` inside: os.environ
     is board_env(kernel) there, the board built first (build_board);
     restored after. Code that takes an env or kernel= needs none of it."""
-    saved = dict(os.environ)
+    saved, env = dict(os.environ), board_env(kernel)
     build_board(kernel)
     os.environ.clear()
-    os.environ.update(board_env(kernel))
+    os.environ.update(env)
     try:
         yield
     finally:
