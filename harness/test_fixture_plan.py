@@ -56,3 +56,11 @@ def test_make_test_runs_each_bug_once_and_the_series_dependent_twice():
 def test_one_refused_load_per_reason():
     assert fb.absent_probes(CATALOGUE, NEW) == ["unknown-id-accepted"]
     assert fb.absent_probes(CATALOGUE, OLD) == ["minmax-read-refused"]
+
+
+def test_a_later_boots_baseline_runs_its_bugs_families():
+    only = {"a": "--only 'getset/x,getset/x/*'", "b": "--only 'ext/y,ext/y/*,getset/x'", "c": ""}
+    assert fb.baseline_only([fb.BASELINE, "a", "b"], only) == "--only 'getset/x,getset/x/*,ext/y,ext/y/*'"
+    # a bug that runs every check: so does the baseline beside it
+    assert fb.baseline_only([fb.BASELINE, "a", "c"], only) is None
+    assert fb.baseline_only([fb.BASELINE], only) is None
