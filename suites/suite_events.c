@@ -303,7 +303,7 @@ static void ch_value_m2m(const struct check_ctx *cx, struct dev *b)
  * let this change's completion arrive, drop what both handles hold, and make
  * the change once more on a settled device. A driver that sends the old value
  * every time still fails. */
-static void change_and_hear(const struct check_ctx *cx, struct dev *b, int64_t *v, struct v4l2_event *ev)
+static void change_and_hear(const struct check_ctx *cx, const struct dev *b, int64_t *v, struct v4l2_event *ev)
 {
 	const struct ctrl *c = cx->ctrl;
 	for (int attempt = 0;; attempt++) {
@@ -366,9 +366,11 @@ static void allow_feedback(const struct check_ctx *cx)
 	const struct ctrl *c = cx->ctrl;
 	subscribe_or_fail(cx->dev, c->q.id, V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK);
 	int64_t v = 0;
-	change_value(cx->dev, c, &v);
 	struct v4l2_event ev;
-	wait_ctrl_event(cx->dev, c->q.id, &ev, "on the setter's own handle, subscribed with ALLOW_FEEDBACK (EV-4)");
+	/* The setter is the listener here; a late event with the old value (a
+	 * device's own earlier change: uvc's auto exposure, seen on a busy
+	 * host) is let pass once, as change_and_hear does for another handle. */
+	change_and_hear(cx, cx->dev, &v, &ev);
 	ck_assert_msg(ev.u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE, "expected CH_VALUE in the feedback event (EV-4)");
 	if (!ctrl_has_payload(&c->q))
 		expect_eq(ev_value(c, &ev), as_event_value(c, v), "the feedback event must carry the new value (EV-4)");
