@@ -6,7 +6,6 @@ fixtures/boards/uvc-6.1-vs-6.12.md, 7.3's own deviations are uvc.expect's
 @7.3 entries. One boot, make run BOARD=uvc KERNEL=<that build> as a user
 types it, minus make.
 """
-import os
 import subprocess
 import sys
 
@@ -27,9 +26,8 @@ KERNELS = [("6.12", vboard.newest_kernel("6.12"))] + ([("newest", vboard.newest_
 
 @pytest.mark.parametrize("kernel", [k for _, k in KERNELS], ids=[i for i, _ in KERNELS])
 def test_well_behaved_camera(built, tmp_path, kernel):
-    env = dict(os.environ, VBOARD_KERNEL=kernel)
-    env.pop("VBOARD_OUT", None)
-    subprocess.run([str(vboard.VBOARD), "build"], env=env, check=True, capture_output=True)
+    env = vboard.board_env(kernel)
+    vboard.build_board(kernel)
     p = subprocess.run([sys.executable, str(vboard.TOP / "harness" / "run_board.py"), "--board", "uvc",
                         "--out", str(tmp_path)], env=env, capture_output=True, text=True)
     assert f"kernel {kernel}" in p.stdout, p.stdout[-2000:]

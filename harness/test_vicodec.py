@@ -18,7 +18,7 @@ STATELESS = "stateless-decoder"
 
 # make test: the board's 6.1 and the newest build Debian has (issue 33);
 # make test-full adds the newest 6.12 (it adds no kind here).
-KERNELS = [("6.1", ""), ("newest", vboard.newest_kernel())] + ([("6.12", vboard.newest_kernel("6.12"))] if vboard.FULL else [])
+KERNELS = vboard.board_kernels()
 
 
 @pytest.fixture(scope="module", params=[k for _, k in KERNELS], ids=[i for i, _ in KERNELS])

@@ -11,7 +11,7 @@ import vboard
 
 # make test: the board's 6.1 and the newest build Debian has (7.x today);
 # make test-full adds the newest 6.12 (issue 33: 6.12 adds no kind here).
-KERNELS = [("6.1", ""), ("newest", vboard.newest_kernel())] + ([("6.12", vboard.newest_kernel("6.12"))] if vboard.FULL else [])
+KERNELS = vboard.board_kernels()
 SENSORS = ("sensor-a", "sensor-b")
 CAPTURES = ("raw-capture-0", "raw-capture-1", "rgb-yuv-capture")
 

@@ -58,6 +58,13 @@ def newest_kernel(series=None):
     return builds[pick][-1]
 
 
+def board_kernels(full=FULL):
+    """make test's kernels of a board kind, as (test id, release): the
+    board's 6.1 ("" the default build) and the newest build Debian has
+    (issue 33); `full` (make test-full) adds the newest 6.12."""
+    return [("6.1", ""), ("newest", newest_kernel())] + ([("6.12", newest_kernel("6.12"))] if full else [])
+
+
 # Exit statuses of fixtures/vboard/run-vm.sh besides the job's own.
 HUNG = 124
 CRASHED = 125
