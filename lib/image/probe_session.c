@@ -243,7 +243,7 @@ bool probe_wait_for_effect(struct probe *p, const struct frame *before, double t
 	const int64_t target = probe_get(p);
 	struct look_after_change l;
 	uint32_t mark = capture_mark(&p->cap);
-	bool proven = false;
+	bool proven = false, late = false;
 	for (int look = 0; look < PROBE_LATENCY_LOOKS && !proven; look++) {
 		if (look) {	/* from the original value again, settled past any late change */
 			struct frame g = { 0 };
@@ -259,11 +259,12 @@ bool probe_wait_for_effect(struct probe *p, const struct frame *before, double t
 		const bool past_same = l.saw_same && (int32_t)(l.last_same - (mark + window)) > 0;
 		const bool past_new = (int32_t)(f->sequence - (mark + window)) > 0;
 		proven = !numbered || !l.changed || past_same || !past_new;
+		late = numbered && l.changed && past_same;
 		if (!proven)
 			v_info("frames %u..%u were dropped across the end of the %u-frame window after the change: "
 			       "looking again", l.saw_same ? l.last_same + 1 : mark + 1, f->sequence - 1, window);
 	}
-	if (l.changed && f->seq_from_driver && l.saw_same && (int32_t)(l.last_same - (mark + window)) > 0) {
+	if (late) {
 		outcome_set(o, OUT_FAIL, "expected %s to show within %u frames of the change (the %u queued and the "
 			    "profile's max-latency of %u), got the old picture still at frame %u and the new one at "
 			    "frame %u", probe_ctrl_name(p), window, p->cap.queued, p->prof->max_latency,
