@@ -1,7 +1,11 @@
 """pytest harness of v4l2-conform: orchestration and end-to-end tests of the
 suite on the virtual board. The checks themselves are C (suites/)."""
+import os
 import re
+import resource
+import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -56,6 +60,33 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         item.add_marker(pytest.mark.xdist_group(unit_of(item)))
     items.sort(key=lambda it: rank.get(unit_of(it), len(rank)))
+
+
+# What each test cost the host (make test's budget is the machine's two
+# cores, so CPU, not wall, is what adds up): wall and CPU seconds of every
+# test, its fixtures' set-up included, with the CPU of every process it
+# waited for (boards, builds, downloads), one file per xdist worker in
+# build/test-cpu/; tools/test_cpu.py sums them by work unit.
+CPU_DIR = vboard.BUILD / "test-cpu"
+
+
+def _cpu_s():
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def pytest_sessionstart(session):
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        shutil.rmtree(CPU_DIR, ignore_errors=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    t0, c0 = time.monotonic(), _cpu_s()
+    yield
+    CPU_DIR.mkdir(parents=True, exist_ok=True)
+    with open(CPU_DIR / f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.tsv", "a") as f:
+        f.write(f"{unit_of(item)}\t{item.nodeid}\t{time.monotonic() - t0:.1f}\t{_cpu_s() - c0:.1f}\n")
 
 
 @pytest.fixture(scope="session")

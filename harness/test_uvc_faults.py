@@ -114,6 +114,19 @@ def test_iso_streaming(runs):
     assert any(n.startswith("probe/") and r["verdict"] == "pass" for n, r in run.verdicts().items())
 
 
+def test_slow_focus_motor(runs):
+    """A camera whose asynchronous focus completes 400 ms after SET_CUR
+    (UVC bounds no motor's travel): the late completions of earlier writes
+    reach later checks' handles, and the event and cluster checks still
+    give only the board's known deviations."""
+    run = runs["slow-focus"]
+    assert run.ran, f"no results with the slow focus motor ({run.path})"
+    exp = Expectations(vboard.TOP / "fixtures" / "boards" / "uvc.expect")
+    regressions = [r["name"] for r in compare({"results": list(run.verdicts().values())}, exp)["regressions"]]
+    assert not regressions, ", ".join(regressions)
+    assert any(n.startswith("events/subscribe/") and r["verdict"] == "pass" for n, r in run.verdicts().items())
+
+
 def test_media_graph(runs):
     """-m /dev/media0 on uvcvideo (issue 26 item 7: the uvc-media board, in
     this boot): the graph's checks pass, every interface node has its own

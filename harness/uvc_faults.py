@@ -26,8 +26,14 @@ FAULT_ARGS = {"late-apply": 40, "detach": 8}
 # arguments and v4l2-conform arguments. 'iso' streams over the isochronous
 # alternate settings (the default camera streams over bulk) and runs the
 # checks that stream.
+# 'slow-focus' is a camera whose asynchronous focus completes 400 ms after
+# SET_CUR (UVC bounds no motor's travel): the completion of a write
+# (the runner putting focus back after a check) reaches the handles of the
+# checks that come after it, and the event checks must tell it from
+# their own subscription's events.
 CAMERA_RUNS = {"iso": ("--streaming iso", "--only 'probe/*,lifecycle/*'"),
-               "media": ("--fault none", "--only 'ext/*'")}
+               "media": ("--fault none", "--only 'ext/*'"),
+               "slow-focus": ("--async-ms 400", "--only 'events/*,cluster/*'")}
 # Runs through the camera's media graph (issue 26 item 7: the uvc-media
 # board's 'v4l2-conform -m /dev/media0', in the boot the faults already
 # pay for): the graph's checks (MC-1, MC-2) and each interface node's run,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Controls the check itself subscribed to, on any handle of this process:
  * ev_quiet never uses one of them as its sentinel. */
@@ -154,6 +155,36 @@ static int collect(const struct dev *d, int first_ms, int quiet_ms, struct v4l2_
 		if (n > 1000)
 			return n;	/* a driver that never runs dry */
 	}
+}
+
+int ev_settle(const struct dev *d, const struct ctrl_model *m)
+{
+	if (dev_is_m2m(d)) {
+		usleep(EV_SETTLE_MS * 1000);
+		return 0;
+	}
+	struct dev other;
+	if (dev_reopen(d, &other))
+		return -EIO;
+	/* Raw subscriptions: the listener's are not the check's (ev_quiet's
+	 * sentinel stays usable). */
+	int e = 0;
+	for (size_t i = 0; i < m->n && !e; i++)
+		e = subscribe_raw(&other, m->c[i].q.id, 0);
+	int n = 0;
+	long long end = now_ms() + EV_SETTLE_MAX_MS;
+	while (!e && now_ms() < end) {
+		struct v4l2_event ev;
+		e = ev_wait(&other, EV_SETTLE_MS, &ev);
+		if (e == ETIMEDOUT) {
+			e = 0;
+			break;
+		}
+		if (!e)
+			n++;
+	}
+	dev_close(&other);
+	return e ? -e : n;
 }
 
 /* Per check: a sentinel that did not arrive is not tried again. */

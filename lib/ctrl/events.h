@@ -51,6 +51,19 @@ int ev_drain(const struct dev *d, struct v4l2_event *evs, size_t max);
  * stays subscribed on d, its events consumed, its value changed: the
  * runner puts it back before the next check. */
 int ev_quiet(const struct dev *d, const struct ctrl_model *m, struct v4l2_event *first);
+/* Let the device finish what earlier writes started: a camera completes
+ * an asynchronous control (a UVC focus motor) by a status interrupt some
+ * time after the write returned, and the event it gives then can reach a
+ * handle that subscribed after the write. A handle of its own, subscribed
+ * to every control, listens until EV_SETTLE_MS pass without an event
+ * (at most EV_SETTLE_MAX_MS). Returns how many late events it heard, or
+ * -errno. On an M2M node another handle is another context that hears
+ * nothing of d's: there it is a plain wait of EV_SETTLE_MS. A check that
+ * saw a stray event settles and tries once more: a driver bug repeats,
+ * an earlier write's completion does not. */
+#define EV_SETTLE_MS 300
+#define EV_SETTLE_MAX_MS 3000
+int ev_settle(const struct dev *d, const struct ctrl_model *m);
 /* Forget what the previous check subscribed to (checks may share a test
  * process): the runner calls it before every check. */
 void ev_new_check(void);

@@ -661,6 +661,9 @@ int runner_main(int argc, char **argv)
 	for (size_t i = 0; i < n_inst; i++)
 		if (!inst[i].why && (inst[i].def->needs & NEEDS_EVENTS)) {
 			g_model.quiet_sentinel = ev_pick_sentinel(&g_dev, &g_model);
+			const struct ctrl *sc = model_find(&g_model, g_model.quiet_sentinel);
+			printf("events: 'no event' is proved by %s\n",
+			       sc ? sc->q.name : "a timed wait (no control qualifies as the sentinel)");
 			break;
 		}
 	if (mkdir(g_opts.out_dir, 0755) && errno != EEXIST) {
