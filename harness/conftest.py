@@ -30,11 +30,10 @@ SPLIT_BY_PARAM = ("test_vimc.py", "test_vicodec.py", "test_vivid_all.py", "test_
 # host-only files fill in at the end instead of one worker waiting for the
 # other's last long boot. Units not named here come after, in file order.
 COSTLIEST_FIRST = (
-    "test_fixture_bugs.py", "test_vimc.py-newest", "test_lava.py", "test_kbisect_board.py", "test_uvc_faults.py",
-    "test_vicodec.py-newest", "test_vivid_all.py-newest", "test_vimc.py-6.1", "test_vicodec.py-6.1",
-    "test_vivid_all.py-6.1", "test_uvc_kernels.py", "test_visl.py", "test_vivid_e2e.py", "test_loopback.py-newest",
-    "test_loopback.py-6.1", "test_restore_journal.py", "test_device_lock.py", "test_fuzz.py", "test_coverage.py",
-    "test_reports.py",
+    "test_fixture_bugs.py", "test_vimc.py-newest", "test_lava.py", "test_uvc_faults.py", "test_vicodec.py-newest",
+    "test_vivid_all.py-newest", "test_vicodec.py-6.1", "test_vivid_all.py-6.1", "test_vivid_e2e.py",
+    "test_kbisect_board.py", "test_restore_journal.py", "test_visl.py", "test_vimc.py-6.1", "test_coverage.py",
+    "test_loopback.py-newest", "test_loopback.py-6.1", "test_device_lock.py", "test_fuzz.py", "test_reports.py",
 )
 
 

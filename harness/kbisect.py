@@ -146,7 +146,9 @@ def board_step(board, only, out):
             # The module, the kernel's download and the initramfs are ours to
             # build: a failure there stops the bisection (never a skip).
             if needs_fixture:
-                ko = vboard.BUILD / f"fixture-{rel}" / "v4l2c_fixture.ko"
+                # The fixture tests' folder for that build (fixture_bugs.build_module):
+                # a build they made is up to date, kbuild rebuilds nothing.
+                ko = vboard.BUILD / "fixture-driver" / rel / "v4l2c_fixture.ko"
                 st = sh([str(BUILD_MODULE), rel, str(ko.parent)])
                 if st != 0:
                     tooling_failed("the fixture module's build (fixtures/drivers/build-for-kernel.sh)", st)

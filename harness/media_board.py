@@ -44,14 +44,28 @@ class MediaBoot:
         return self.proc.stdout[-3000:] + self.proc.stderr[-1000:]
 
 
-def boot(board, kernel, out: Path) -> MediaBoot:
+def boot(board, kernel, out: Path, only=None) -> MediaBoot:
     """Boot `board` on `kernel` ("" for the default 6.1 build) once; its
-    reports in `out`. The kernel's initramfs is built first (cached)."""
+    reports in `out`; `only`: run_board's --only (every check when None).
+    The kernel's initramfs is built first (cached)."""
     env = vboard.board_env(kernel)
     vboard.build_board(kernel)
     p = subprocess.run([sys.executable, str(vboard.TOP / "harness" / "run_board.py"), "--board", board,
-                        "--out", str(out)], env=env, capture_output=True, text=True)
+                        "--out", str(out), *(["--only", only] if only else [])], env=env, capture_output=True,
+                       text=True)
     return MediaBoot(p, out)
+
+
+def suites_but(*left_out):
+    """An --only naming every suite v4l2-conform lists except `left_out`."""
+    p = subprocess.run([str(vboard.BUILD / "bin" / "v4l2-conform"), "--list"], capture_output=True, text=True,
+                       check=True)
+    suites = []
+    for line in p.stdout.splitlines():
+        s = line.split("/", 1)[0].strip()
+        if "/" in line and s and s not in suites and s not in left_out:
+            suites.append(s)
+    return ",".join(f"{s}/*" for s in suites)
 
 
 def assert_no_unexpected_failure(b: MediaBoot):
