@@ -25,11 +25,9 @@ KNOWN_GAPS = {}
 # ("not yet modelled" there is a to-do). None left: the conc checks fail on the fixture's
 # torn-write and event-starving bugs, request/queued and request/completed on its request-*
 # bugs (fx_request.c), the other three request checks are the core's and the framework's to decide.
-# ext/min-max-which on 7.3 (EX-27): its one fixture bug, count-zero-any-class,
-# is a bug only before 6.15 (from 6.15 MIN_VAL with count 0 is valid for any
-# device), so the 7.3 row has no negative case yet (to do: a 6.15+ fixture bug,
-# e.g. MIN_VAL with count 0 refused).
-KNOWN_NO_NEGATIVE = {"ext/min-max-which"}
+# (ext/min-max-which on 7.3, where count-zero-any-class is no bug since 6.15,
+# fails on minmax-min-differs: MIN_VAL must be the minimum, EX-19.)
+KNOWN_NO_NEGATIVE = set()
 
 
 def _kernels(row):
