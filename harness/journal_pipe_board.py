@@ -21,12 +21,19 @@ def kill_when_journalled(tag, args):
     """Start a run on the sensor, kill its session once its journal is
     written (the checks have begun), then change the pipeline as a killed
     probe would have left it."""
+    # Bounded waits sized for a busy host (the guest's clock runs on while
+    # it is not run): up to 300 s for the journal, and after SIGKILL until
+    # no live process of the session is left (its test process holds the
+    # device's lock until it has exited; zombies hold nothing).
     return [f"setsid v4l2-conform -d $S --out /share/{tag} --only 'probe/*' {args} > /share/{tag}.log 2>&1 &",
-            "p=$!; i=0; while ! ls /run/v4l2-conform/*journal* > /dev/null 2>&1 && [ $i -lt 600 ]; do "
+            "p=$!; i=0; while ! ls /run/v4l2-conform/*journal* > /dev/null 2>&1 && [ $i -lt 3000 ]; do "
             "sleep 0.1; i=$((i+1)); done",
             "for f in /proc/[0-9]*/stat; do read -r l < $f 2>/dev/null || continue; set -- $l;"
             " [ \"$6\" = \"$p\" ] && kill -9 $1; done",
             "wait $p 2>/dev/null",
+            "i=0; while [ $i -lt 600 ]; do alive=0; for f in /proc/[0-9]*/stat; do read -r l < $f 2>/dev/null || "
+            "continue; set -- $l; [ \"$6\" = \"$p\" ] && [ \"$3\" != Z ] && alive=1; done; [ $alive = 0 ] && break; "
+            "sleep 0.1; i=$((i+1)); done",
             f"ls /run/v4l2-conform > /share/journal-{tag}.txt 2>&1",
             "v4l2-ctl -d $S --set-subdev-fmt pad=0,width=320,height=240 > /dev/null 2>&1",
             f"{FMT} > /share/fmt-killed-{tag}.txt 2>&1"]

@@ -1,5 +1,6 @@
 /* The shared test process (see run_batch.h). */
 #include "run/run_batch.h"
+#include "run/run_clock.h"
 #include "dev/fd_keep.h"
 #include "run/assert_catch.h"
 #include "run/reclog.h"
@@ -286,16 +287,25 @@ static void set_outcome(struct outcome *o, int rtype, const char *msg)
 }
 
 /* Wait for pid until `until` (CLOCK_MONOTONIC); false if it has not ended. */
-static bool reap_by(pid_t pid, double until, int *status)
+/* Reaped by `until` on clock c (run_clock.h: the seconds the guest ran). */
+static bool reap_on(pid_t pid, struct run_clock *c, double until, int *status)
 {
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
 		if (r == pid || (r < 0 && errno == ECHILD))
 			return true;
-		if (now_s() >= until)
+		if (run_clock_now(c) >= until)
 			return false;
-		usleep(10 * 1000);
+		run_clock_nap(c, 0.01);
 	}
+}
+
+/* Reaped within `s` seconds of the guest's time from now. */
+static bool reap_by(pid_t pid, double s, int *status)
+{
+	struct run_clock c;
+	run_clock_start(&c, RUN_CLOCK_CAP * s);
+	return reap_on(pid, &c, run_clock_now(&c) + s, status);
 }
 
 static void kill_both(pid_t pid, pid_t gpid)
@@ -358,10 +368,10 @@ void batch_finish(void)
 	pid_t pid = srv_pid;
 	server_forget();	/* its end of the command pipe: it exits */
 	int status;
-	if (!reap_by(pid, now_s() + batch_reap_s, &status)) {
+	if (!reap_by(pid, batch_reap_s, &status)) {
 		batch_kill(-pid, SIGKILL);
 		batch_kill(pid, SIGKILL);
-		if (!reap_by(pid, now_s() + batch_reap_s, &status))
+		if (!reap_by(pid, batch_reap_s, &status))
 			note_abandoned(pid);
 	}
 }
@@ -480,15 +490,21 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 	size_t cur = first;	/* position of the check running now */
 	pid_t gpid = 0;		/* the process running it, if not the child */
 	bool started = false, timed_out = false, done = false;
-	double deadline = now_s() + b->timeout_s;
+	/* The check's time is the guest's (run_clock.h): on a busy host the
+	 * guest is not run for whole seconds, and that is not the check's. */
+	struct run_clock rc;
+	run_clock_start(&rc, RUN_CLOCK_CAP * b->timeout_s);
+	double deadline = run_clock_now(&rc) + b->timeout_s;
 	/* Each check notes its start in the record log; the runner looks there
 	 * only when the deadline it knows of has passed, so a batch of quick
-	 * checks wakes it once, when it is done. */
+	 * checks wakes it once, when it is done (the waits are slices, to see
+	 * the time the guest was not given). */
 	for (;;) {
 		struct pollfd pf = { .fd = watch, .events = POLLIN };
-		int left = (int)((deadline - now_s()) * 1000);
-		int r = poll(&pf, 1, left > 0 ? left + 1 : 0);
+		int r = run_clock_poll(&rc, &pf, deadline);
 		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0 && run_clock_now(&rc) < deadline)
 			continue;
 		if (r > 0) {
 			char c;
@@ -504,8 +520,12 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 			cur = pr.pos;
 			gpid = pr.pid;
 			started = true;
+			/* The check's own clock from its start: what the guest was
+			 * not given before the runner saw it start is not known,
+			 * and so counted (the conservative side). */
+			run_clock_start(&rc, RUN_CLOCK_CAP * b->timeout_s);
 			deadline = pr.started + b->timeout_s;
-			if (deadline > now_s())
+			if (deadline > run_clock_now(&rc))
 				continue;
 		}
 		timed_out = true;
@@ -528,8 +548,10 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 		cur = pr.pos;
 		gpid = pr.pid;
 		started = true;
-		if (!timed_out)
+		if (!timed_out) {
+			run_clock_start(&rc, RUN_CLOCK_CAP * b->timeout_s);
 			deadline = pr.started + b->timeout_s;
+		}
 	}
 	if (!b->own_process)
 		server_forget();	/* gone, or to be killed below */
@@ -542,12 +564,12 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 	 * good: left behind after batch_reap_s. */
 	int status = 0;
 	bool closed = !timed_out;
-	bool reaped = closed && reap_by(pid, deadline, &status);
+	bool reaped = closed && reap_on(pid, &rc, deadline, &status);
 	if (!reaped) {
 		if (!timed_out)
 			timed_out = true;
 		kill_both(pid, gpid);
-		reaped = reap_by(pid, now_s() + batch_reap_s, &status);
+		reaped = reap_by(pid, batch_reap_s, &status);
 	}
 	pid_t stuck = 0;
 	if (!reaped)
@@ -555,9 +577,11 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 	else if (timed_out && gpid > 0 && gpid != pid) {
 		/* The child is gone; the check's own process (Check's fork
 		 * mode) is not ours to wait for, but may be stuck as well. */
-		double until = now_s() + batch_reap_s;
-		while (!ended(gpid) && now_s() < until)
-			usleep(10 * 1000);
+		struct run_clock gc;
+		run_clock_start(&gc, RUN_CLOCK_CAP * batch_reap_s);
+		double until = run_clock_now(&gc) + batch_reap_s;
+		while (!ended(gpid) && run_clock_now(&gc) < until)
+			run_clock_nap(&gc, 0.01);
 		if (!ended(gpid))
 			stuck = gpid;
 	}
@@ -577,6 +601,9 @@ static size_t run_child(const struct batch *b, size_t first, struct outcome *out
 		char msg[800];
 		int n = snprintf(msg, sizeof(msg), "%s", closed ? "the test process stopped in this check and did not exit within its timeout"
 								: "Test timeout expired");
+		if (rc.stolen >= 1)
+			n += snprintf(msg + n, sizeof(msg) - (size_t)n, " (%.0f s more that the guest was not run were not counted)",
+				      rc.stolen < rc.cap ? rc.stolen : rc.cap);
 		if (stuck)
 			snprintf(msg + n, sizeof(msg) - (size_t)n,
 				 "; its test process (pid %d) did not end within %.0f s of SIGKILL (asleep in the "
