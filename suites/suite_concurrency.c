@@ -368,6 +368,19 @@ static void *owner_fn(void *arg)
 		}
 		o->r.ops += 2;
 	}
+	/* End on the value the control did not have at the start: a context
+	 * that wrongly shares the threads' values (PE-2) then shows it every
+	 * time. Alternating, a thread ends on the start value half the time,
+	 * and with all of them so a shared handler passed (the flake hunt,
+	 * m2m-shared-handler, 1 round of 5). */
+	if (o->wrote && o->last == o->vals[0] && !o->r.what[0]) {
+		int64_t v = o->vals[1];
+		int e = ctrl_set_scalar(&d, o->c, &v);
+		if (e)
+			note(&o->r, e, "setting %s to %lld gave %s", o->c->q.name, (long long)o->vals[1], errno_name(e));
+		else
+			o->last = v;
+	}
 	dev_close(&d);
 	return NULL;
 }
