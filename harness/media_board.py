@@ -56,18 +56,6 @@ def boot(board, kernel, out: Path, only=None) -> MediaBoot:
     return MediaBoot(p, out)
 
 
-def suites_but(*left_out):
-    """An --only naming every suite v4l2-conform lists except `left_out`."""
-    p = subprocess.run([str(vboard.BUILD / "bin" / "v4l2-conform"), "--list"], capture_output=True, text=True,
-                       check=True)
-    suites = []
-    for line in p.stdout.splitlines():
-        s = line.split("/", 1)[0].strip()
-        if "/" in line and s and s not in suites and s not in left_out:
-            suites.append(s)
-    return ",".join(f"{s}/*" for s in suites)
-
-
 def assert_no_unexpected_failure(b: MediaBoot):
     """run_board's exit 0 (no unexpected failure, no kernel complaint) and
     a combined summary that agrees."""

@@ -28,7 +28,7 @@ PROBED = {label for label, _ in KERNELS} if vboard.FULL else {KERNELS[-1][0]}
 def vimc(request, built, tmp_path_factory):
     label, kernel = request.param
     b = media_board.boot("vimc", kernel, tmp_path_factory.mktemp("vimc"),
-                         only=None if label in PROBED else media_board.suites_but("probe"))
+                         only=None if label in PROBED else vboard.suites_but("probe"))
     b.probed = label in PROBED
     return b
 

@@ -58,6 +58,18 @@ def newest_kernel(series=None):
     return builds[pick][-1]
 
 
+def suites_but(*left_out):
+    """An --only naming every suite v4l2-conform lists except `left_out`."""
+    p = subprocess.run([str(BUILD / "bin" / "v4l2-conform"), "--list"], capture_output=True, text=True,
+                       check=True)
+    suites = []
+    for line in p.stdout.splitlines():
+        s = line.split("/", 1)[0].strip()
+        if "/" in line and s and s not in suites and s not in left_out:
+            suites.append(s)
+    return ",".join(f"{s}/*" for s in suites)
+
+
 def board_kernels(full=FULL):
     """make test's kernels of a board kind, as (test id, release): the
     board's 6.1 ("" the default build) and the newest build Debian has
