@@ -508,45 +508,6 @@ static void processes(const struct check_ctx *cx)
 
 /* ---------- events under load ---------- */
 
-/* The run's end, one change through each path, the old one last (where
- * the control has it): the last event must be that write's. Otherwise the
- * end is whichever path a racing writer happened to finish on, and an
- * S_CTRL that sends no event (fixture event-s-ctrl-silent) was seen in 2
- * runs of 5 (the flake hunt). Each write changes the value. */
-static void end_through_both_paths(const struct check_ctx *cx, const struct ctrl *c, const struct valset *vs, bool m2m)
-{
-	struct dev own;
-	const struct dev *d = m2m ? cx->dev : &own;
-	if (!m2m)
-		v_open_again(cx->dev, &own, "for the run's last writes");
-	int64_t cur = 0;
-	expect_ok(ctrl_get_scalar(d, c, &cur), "G of %s before the last writes", c->q.name);
-	int a = 0, b = 0;
-	while (a < vs->n && vs->v[a].v == cur)
-		a++;
-	while (b < vs->n && (b == a || (a < vs->n && vs->v[b].v == vs->v[a].v)))
-		b++;
-	if (a < vs->n && b < vs->n) {
-		struct ctrl_val v;
-		ctrl_val_copy(c, &v, &vs->v[a]);
-		expect_ok(ctrl_set(d, c, &v), "S_EXT_CTRLS %s, the run's last write but one", c->q.name);
-		ctrl_val_free(&v);
-		if (ctrl_is_scalar_int32(&c->q)) {
-			int32_t v32 = (int32_t)vs->v[b].v;
-			expect_ok(ctrl_set_old(d, c->q.id, &v32), "S_CTRL %s, the run's last write", c->q.name);
-		} else {
-			ctrl_val_copy(c, &v, &vs->v[b]);
-			expect_ok(ctrl_set(d, c, &v), "S_EXT_CTRLS %s, the run's last write", c->q.name);
-			ctrl_val_free(&v);
-		}
-		/* Events are queued inside the set ioctl by the framework; a
-		 * driver that queues later gets the usual wait. */
-		(void)ev_poll(cx->dev, EV_WAIT_MS, NULL);
-	}
-	if (!m2m)
-		dev_close(&own);
-}
-
 /* The writers' changes reach the subscriber's handle: where values are the
  * device's (PE-1) each writer has a handle of its own; on a memory-to-memory
  * node, whose handles are contexts of their own (PE-2), they write through
@@ -612,8 +573,6 @@ static void events_load(const struct check_ctx *cx)
 	ovl_stop(&ob);
 	for (int i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);
-	if (!problem[0])
-		end_through_both_paths(cx, c, &vs, m2m);
 	while (ev_dequeue(cx->dev, &ev) == 0) {
 		last_ev = ev;
 		nev++;
