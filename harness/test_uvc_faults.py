@@ -83,14 +83,19 @@ def runs(built):
     return runs
 
 
+def _regressions(run):
+    """The failures of a run of the well-behaved camera that uvc.expect
+    does not list."""
+    exp = Expectations(vboard.TOP / "fixtures" / "boards" / "uvc.expect")
+    return [r["name"] for r in compare({"results": list(run.verdicts().values())}, exp)["regressions"]]
+
+
 def test_well_behaved_camera(runs):
     """Only the known uvcvideo deviations, in every boot."""
-    exp = Expectations(vboard.TOP / "fixtures" / "boards" / "uvc.expect")
     for d in runs[fb.BASELINE].path.parent.parent.parent.glob("batch*/res/none"):
         base = fb.BugRun(fb.BASELINE, d)
         assert base.ran, f"{d}: no results"
-        data = {"results": list(base.verdicts().values())}
-        regressions = [r["name"] for r in compare(data, exp)["regressions"]]
+        regressions = _regressions(base)
         assert not regressions, f"{d}: " + ", ".join(regressions)
 
 
@@ -108,8 +113,7 @@ def test_iso_streaming(runs):
     checks that stream give only the board's known deviations."""
     run = runs["iso"]
     assert run.ran, f"no results over iso ({run.path})"
-    exp = Expectations(vboard.TOP / "fixtures" / "boards" / "uvc.expect")
-    regressions = [r["name"] for r in compare({"results": list(run.verdicts().values())}, exp)["regressions"]]
+    regressions = _regressions(run)
     assert not regressions, ", ".join(regressions)
     assert any(n.startswith("probe/") and r["verdict"] == "pass" for n, r in run.verdicts().items())
 
@@ -121,8 +125,7 @@ def test_slow_focus_motor(runs):
     give only the board's known deviations."""
     run = runs["slow-focus"]
     assert run.ran, f"no results with the slow focus motor ({run.path})"
-    exp = Expectations(vboard.TOP / "fixtures" / "boards" / "uvc.expect")
-    regressions = [r["name"] for r in compare({"results": list(run.verdicts().values())}, exp)["regressions"]]
+    regressions = _regressions(run)
     assert not regressions, ", ".join(regressions)
     assert any(n.startswith("events/subscribe/") and r["verdict"] == "pass" for n, r in run.verdicts().items())
 
