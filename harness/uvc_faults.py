@@ -123,17 +123,10 @@ def run_batches(faults, root, n=2, timeout=5400, only=None, compliance=True, cos
 
 def _baseline_only(batch, only):
     """The --only of the well-behaved camera's run in a later boot: the
-    families of the boot's faults and camera runs; None when one of them
-    runs every check."""
-    globs = []
-    for f in batch:
-        if f == fb.BASELINE:
-            continue
-        m = re.fullmatch(r"--only '([^']*)'", CAMERA_RUNS[f][1] if f in CAMERA_RUNS else only.get(f, ""))
-        if not m or "*" in m.group(1).split(","):
-            return None
-        globs += [g for g in m.group(1).split(",") if g not in globs]
-    return f"--only '{','.join(globs)}'" if globs else None
+    families of the boot's faults and camera runs (fixture_bugs.baseline_only);
+    None when one of them runs every check."""
+    g = fb.baseline_only(batch, {**only, **{f: args for f, (_, args) in CAMERA_RUNS.items()}})
+    return None if g is None or "*" in re.fullmatch(r"--only '([^']*)'", g).group(1).split(",") else g
 
 
 def write_detection(catalogue, runs, out_dir):
